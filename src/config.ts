@@ -1,0 +1,91 @@
+// Every environment variable, parsed once into one typed object.
+// An invalid value stops the process with a message naming the variable.
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  fiscalProviderUrl: string;
+  fiscalTimeoutMs: number;
+  fiscalTokenKey: string | undefined;
+  accessTokenTtlSeconds: number;
+  refreshIdleTtlSeconds: number;
+  refreshAbsoluteTtlSeconds: number;
+  restaurantSessionSecret: string | undefined;
+  rateLimitPerMinute: number;
+  tokenRateLimitPerMinute: number;
+  logLevel: string;
+};
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, protocols: string[], fallback?: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function secret(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 characters`);
+  return raw;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'memory://' || raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return raw;
+  throw new ConfigError(
+    `DATABASE_URL must be a postgres:// URL or memory:// (got "${raw.split('@').pop()}")`,
+  );
+}
+
+export function parseConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+  }
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    databaseUrl: databaseUrl(env),
+    dataDir: env.DATA_DIR || './data',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    fiscalProviderUrl: url(env, 'FISCAL_PROVIDER_URL', ['http:', 'https:'], 'https://api.focusnfe.com.br')!,
+    fiscalTimeoutMs: integer(env, 'FISCAL_TIMEOUT_MS', 15000, 1, 15000),
+    fiscalTokenKey: secret(env, 'FISCAL_TOKEN_KEY'),
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 1, 86400),
+    refreshIdleTtlSeconds: integer(env, 'REFRESH_IDLE_TTL_SECONDS', 2592000, 1, 31536000),
+    refreshAbsoluteTtlSeconds: integer(env, 'REFRESH_ABSOLUTE_TTL_SECONDS', 7776000, 1, 63072000),
+    restaurantSessionSecret: secret(env, 'RESTAURANT_SESSION_SECRET'),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1000000),
+    tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 1000000),
+    logLevel,
+  };
+}

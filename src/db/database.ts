@@ -1,0 +1,97 @@
+// One factory for both databases: PostgreSQL through a `pg` pool when DATABASE_URL is a
+// postgres:// URL, embedded PGlite otherwise (DATA_DIR on disk, or memory://).
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './types.ts';
+
+export type Db = Kysely<Database>;
+
+export type DatabaseHandle = {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  /** The embedded instance, when kind is pglite. */
+  pglite?: PGlite;
+  ping(): Promise<void>;
+  poolStats(): { total: number; idle: number; waiting: number };
+  close(): Promise<void>;
+};
+
+export type DatabaseOptions = {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** An existing PGlite (tests load one from a migrated template). */
+  pglite?: PGlite;
+  poolSize?: number;
+};
+
+const DATE_OID = 1082;
+const INT8_OID = 20;
+// Dates stay 'YYYY-MM-DD' text (a Date would move them through the local time zone);
+// bigint counts fit a JS number.
+pg.types.setTypeParser(DATE_OID, (v) => v);
+pg.types.setTypeParser(INT8_OID, (v) => Number(v));
+export const PGLITE_PARSERS = { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) };
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && (url.startsWith('postgres://') || url.startsWith('postgresql://'));
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  const pglite = options.pglite ?? (await createPglite(options));
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    async ping() {
+      await pglite.query('select 1');
+    },
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    async close() {
+      // destroy() closes the PGlite instance too
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function createPglite(options: DatabaseOptions): Promise<PGlite> {
+  const inMemory = options.databaseUrl === 'memory://';
+  if (!inMemory) mkdirSync(options.dataDir ?? './data', { recursive: true });
+  return PGlite.create({
+    dataDir: inMemory ? undefined : options.dataDir,
+    parsers: PGLITE_PARSERS,
+  });
+}
+
+function openPostgres(connectionString: string, max: number): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+  });
+  // A dropped connection (the server restarted) must not crash the process: the pool
+  // discards the client and the next checkout reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    async ping() {
+      const client = await pool.connect();
+      try {
+        await client.query('select 1');
+      } finally {
+        client.release();
+      }
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    async close() {
+      await db.destroy();
+    },
+  };
+}

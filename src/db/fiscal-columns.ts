@@ -1,0 +1,39 @@
+// The 32 attributes of the fiscal projection (contract 2.3), in contract order. They are
+// columns of `products` with these exact names, all text: codes keep their leading zeros.
+export const FISCAL_COLUMNS = [
+  'ncm',
+  'cfop',
+  'csosn',
+  'cst',
+  'cest',
+  'icms_origem',
+  'aliquota',
+  'base_calculo',
+  'pis',
+  'cofins',
+  'pis_aliquota',
+  'cofins_aliquota',
+  'icms_modalidade_base_calculo',
+  'icms_aliquota',
+  'icms_valor',
+  'cbenef',
+  'fcp_percentual',
+  'icms_base_calculo_retido_st',
+  'icms_aliquota_final',
+  'icms_valor_retido_st',
+  'icms_valor_substituto',
+  'icms_reducao_base_calculo',
+  'icms_motivo_desoneracao',
+  'icms_valor_desonerado',
+  'icms_aliquota_credito_simples',
+  'icms_valor_credito_simples',
+  'ibs_cbs_situacao_tributaria',
+  'ibs_cbs_classificacao_tributaria',
+  'icms_modalidade_base_calculo_st',
+  'icms_margem_valor_adicionado_st',
+  'icms_reducao_base_calculo_st',
+  'icms_aliquota_st',
+] as const;
+
+export type FiscalColumn = (typeof FISCAL_COLUMNS)[number];
+export type FiscalValues = { [K in FiscalColumn]: string | null };

@@ -1,0 +1,261 @@
+// Table types for Kysely. snake_case as in SQL; money is a numeric string ("42.90"),
+// dates are 'YYYY-MM-DD' strings, instants are Date.
+import type { ColumnType, Generated } from 'kysely';
+import type { FiscalValues } from './fiscal-columns.ts';
+
+type Money = string;
+type MoneyIn = ColumnType<string, string | number, string | number>;
+type NullableMoneyIn = ColumnType<string | null, string | number | null | undefined, string | number | null>;
+type Instant = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableInstant = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = ColumnType<T, string | undefined, string>;
+export type Schedule = { weekday: number; start: string; end: string };
+
+export interface RestaurantsTable {
+  id: Generated<number>;
+  name: string;
+  timezone: Generated<string>;
+  accepts_scheduling: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface BrandsTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  name: string;
+  fantasy_name: string | null;
+  cnpj: string | null;
+  is_default: Generated<boolean>;
+  fiscal_token_encrypted: string | null;
+  deleted_at: NullableInstant;
+}
+
+export interface ProductCategoriesTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  brand_id: number | null;
+  name: string;
+  position: Generated<number>;
+  available: Generated<boolean>;
+  kind: Generated<'regular' | 'packaging' | 'marketplace_mirror'>;
+  schedules: Json<Schedule[]>;
+  removed_at: NullableInstant;
+}
+
+export interface ComplementCategoriesTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  name: string;
+  min: Generated<number>;
+  max: Generated<number>;
+  removed_at: NullableInstant;
+}
+
+export interface ComplementOptionsTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  complement_category_id: number;
+  name: string;
+  price: MoneyIn;
+  delivery_price: NullableMoneyIn;
+  available: Generated<boolean>;
+  position: Generated<number>;
+  removed_at: NullableInstant;
+}
+
+export interface ProductsTable extends FiscalValues {
+  id: Generated<number>;
+  restaurant_id: number;
+  product_category_id: number;
+  brand_id: number | null;
+  position: Generated<number>;
+  name: string;
+  description: string | null;
+  price: MoneyIn;
+  price_promotion: NullableMoneyIn;
+  delivery_price: NullableMoneyIn;
+  delivery_price_promotion: NullableMoneyIn;
+  available: Generated<boolean>;
+  available_in_delivery: Generated<boolean>;
+  sold_off: Generated<boolean>;
+  use_weight: Generated<boolean>;
+  has_starting_price: Generated<boolean>;
+  charge_service_tax: Generated<boolean>;
+  is_combo: Generated<boolean>;
+  combo_min_items: number | null;
+  schedules: Json<Schedule[]>;
+  fiscal_group_id: number | null;
+  cost: NullableMoneyIn;
+  created_at: Instant;
+  updated_at: Instant;
+  removed_at: NullableInstant;
+}
+
+export interface ProductComplementCategoriesTable {
+  restaurant_id: number;
+  product_id: number;
+  complement_category_id: number;
+  position: Generated<number>;
+}
+
+export interface ComboItemsTable {
+  restaurant_id: number;
+  combo_product_id: number;
+  item_product_id: number;
+  position: Generated<number>;
+}
+
+export interface ProductChangesTable {
+  id: Generated<string>;
+  restaurant_id: number;
+  product_id: number;
+  operation: 'create' | 'edit' | 'bulk' | 'availability';
+  actor: Json<Record<string, unknown>>;
+  changes: Json<{ field: string; from: unknown; to: unknown }[]>;
+  created_at: Instant;
+}
+
+export interface SuppliersTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  name: string;
+  document: string | null;
+  active: Generated<boolean>;
+  deleted_at: NullableInstant;
+}
+
+export interface NamedRestaurantTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  name: string;
+}
+
+export interface CashFlowsTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  parent_id: number | null;
+  entry_type: 'standalone' | 'invoice' | 'invoice_item' | 'title' | 'title_entry';
+  description: string | null;
+  value: MoneyIn;
+  due_date: string;
+  competence_date: string | null;
+  effective_competence_date: ColumnType<string, never, never>;
+  paid: Generated<boolean>;
+  paid_at: NullableInstant;
+  is_earning: boolean;
+  provider_id: number | null;
+  bank_account_id: number | null;
+  payment_method_id: number | null;
+  category_subcategory_id: number | null;
+  counts_for_result: Generated<boolean>;
+  deleted_at: NullableInstant;
+  created_at: Generated<Date>;
+}
+
+export interface NfeReceivedTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  brand_id: number | null;
+  access_key: string;
+  series: string | null;
+  state: string | null;
+  type: string | null;
+  issuer_name: string;
+  issuer_document: string;
+  total: MoneyIn;
+  situation: string;
+  complete: Generated<boolean>;
+  manifestation_type: string | null;
+  manifested_at: NullableInstant;
+  correction_number: number | null;
+  correction_text: string | null;
+  correction_issued_at: NullableInstant;
+  canceled_at: NullableInstant;
+  cancellation_reason: string | null;
+  locally_canceled_at: NullableInstant;
+  return_reference: string | null;
+  reference: string | null;
+  url: string | null;
+  provider_id: number | null;
+  version: Generated<number>;
+  digest: string | null;
+  sped: Json<unknown> | null;
+  is_stock_transfer: Generated<boolean>;
+  issued_at: Instant;
+  processing_at: NullableInstant;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  environment: 'live' | 'test';
+  scopes: string[];
+  created_at: Generated<Date>;
+  last_used_at: NullableInstant;
+  expires_at: NullableInstant;
+  revoked_at: NullableInstant;
+}
+
+export interface ApiKeyRestaurantsTable {
+  api_key_id: number;
+  restaurant_id: number;
+}
+
+export interface OauthClientsTable {
+  id: Generated<number>;
+  client_id: string;
+  client_secret_hash: string | null;
+  name: string;
+  scopes: string[];
+  redirect_uris: string[];
+  grant_types: string[];
+  created_at: Generated<Date>;
+  revoked_at: NullableInstant;
+}
+
+export interface OauthClientRestaurantsTable {
+  oauth_client_id: number;
+  restaurant_id: number;
+}
+
+export interface AccessTokensTable {
+  id: Generated<string>;
+  token_hash: string;
+  api_key_id: number | null;
+  oauth_client_id: number | null;
+  family_id: string | number | null;
+  restaurant_ids: number[];
+  scopes: string[];
+  created_at: Generated<Date>;
+  expires_at: Instant;
+  revoked_at: NullableInstant;
+}
+
+export interface Database {
+  restaurants: RestaurantsTable;
+  brands: BrandsTable;
+  product_categories: ProductCategoriesTable;
+  complement_categories: ComplementCategoriesTable;
+  complement_options: ComplementOptionsTable;
+  products: ProductsTable;
+  product_complement_categories: ProductComplementCategoriesTable;
+  combo_items: ComboItemsTable;
+  product_changes: ProductChangesTable;
+  suppliers: SuppliersTable;
+  bank_accounts: NamedRestaurantTable;
+  payment_methods: NamedRestaurantTable;
+  cost_centres: NamedRestaurantTable;
+  cash_flows: CashFlowsTable;
+  nfe_received: NfeReceivedTable;
+  api_keys: ApiKeysTable;
+  api_key_restaurants: ApiKeyRestaurantsTable;
+  oauth_clients: OauthClientsTable;
+  oauth_client_restaurants: OauthClientRestaurantsTable;
+  access_tokens: AccessTokensTable;
+}
+
+export type { Money };

@@ -1,0 +1,137 @@
+// The one error catalogue: every error a route can answer with is made here.
+// Services throw these; the single error handler (error-handler.ts) renders them.
+
+export type FieldError = { field: string; message: string };
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly key: string;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+  /** Extra top-level members of the body (e.g. `conflicts`). */
+  readonly extra?: Record<string, unknown>;
+
+  constructor(
+    statusCode: number,
+    key: string,
+    message: string,
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.statusCode = statusCode;
+    this.key = key;
+    this.errors = opts.errors;
+    this.headers = opts.headers;
+    this.extra = opts.extra;
+  }
+}
+
+const fieldErrors = (errors: FieldError[]) => ({ errors });
+
+export const errors = {
+  invalidBody: (message: string, fields: FieldError[] = []) =>
+    new AppError(400, 'invalid_body', message, fieldErrors(fields)),
+  invalidQuery: (message: string, fields: FieldError[] = []) =>
+    new AppError(400, 'invalid_query', message, fieldErrors(fields)),
+  invalidParameter: (message: string, fields: FieldError[] = []) =>
+    new AppError(400, 'invalid_parameter', message, fieldErrors(fields)),
+  productChangesRequired: (
+    message = 'The body carries no change: send at least one field to edit.',
+    fields: FieldError[] = [],
+  ) => new AppError(400, 'product_changes_required', message, fieldErrors(fields)),
+  duplicateProductIds: (ids: number[]) =>
+    new AppError(400, 'duplicate_product_ids', `The batch repeats product ids: ${ids.join(', ')}.`),
+  restaurantIdRequired: () =>
+    new AppError(
+      400,
+      'restaurant_id_required',
+      'This credential authorizes several restaurants: pass restaurant_id in the query.',
+    ),
+  invalidToken: (message = 'The access token is missing, expired or invalid.') =>
+    new AppError(401, 'invalid_token', message, {
+      headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+    }),
+  insufficientScope: (scope: string) =>
+    new AppError(403, 'insufficient_scope', `This route needs the scope ${scope}.`, {
+      headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
+    }),
+  restaurantForbidden: () =>
+    new AppError(403, 'restaurant_forbidden', 'This credential does not authorize that restaurant.'),
+  productNotFound: () => new AppError(404, 'product_not_found', 'Product not found.'),
+  productCategoryNotFound: () =>
+    new AppError(404, 'product_category_not_found', 'Product category not found.'),
+  brandNotFound: () => new AppError(404, 'brand_not_found', 'Brand not found.'),
+  nfeNotFound: () => new AppError(404, 'nfe_not_found', 'Received NF-e not found.'),
+  routeNotFound: (method: string, url: string) =>
+    new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}.`),
+  methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'Method not allowed.'),
+  productUpdateConflict: (conflicts: { index: number; id: number; current_updated_at: string }[]) =>
+    new AppError(
+      409,
+      'product_update_conflict',
+      'The product changed since it was read (expected_updated_at differs): nothing was written. Re-read it and seek new approval.',
+      { extra: { conflicts } },
+    ),
+  payloadTooLarge: () => new AppError(413, 'payload_too_large', 'The body is larger than 1 MiB.'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'rate_limited',
+      'Too many requests for this credential; retry after the Retry-After seconds.',
+      {
+        headers: { 'retry-after': String(retryAfterSeconds) },
+      },
+    ),
+  internal: () =>
+    new AppError(
+      500,
+      'internal_error',
+      'Internal error. Retry later; if it persists, contact support with the X-Error-Id header value.',
+    ),
+  dataValidation: () =>
+    new AppError(
+      500,
+      'data_validation_failed',
+      'Internal data validation failure. Retry later; if it persists, contact support with the X-Error-Id header value.',
+    ),
+  fiscalUpstream: () =>
+    new AppError(502, 'fiscal_upstream_error', 'The fiscal provider query failed. Retry later.'),
+  fiscalNotConfigured: () =>
+    new AppError(503, 'fiscal_not_configured', 'The brand has no fiscal provider credential configured.'),
+  databaseUnavailable: () =>
+    new AppError(503, 'service_unavailable', 'The database is unavailable. Retry later.', {
+      headers: { 'retry-after': '1' },
+    }),
+};
+
+/** RFC 6749 section 5.2 errors of the token endpoint: rendered as `{error, error_description}`. */
+export class OAuthError extends Error {
+  readonly statusCode: number;
+  readonly error: string;
+  readonly headers?: Record<string, string>;
+  constructor(statusCode: number, error: string, description: string, headers?: Record<string, string>) {
+    super(description);
+    this.statusCode = statusCode;
+    this.error = error;
+    this.headers = headers;
+  }
+}
+
+export const oauthErrors = {
+  invalidRequest: (description: string) => new OAuthError(400, 'invalid_request', description),
+  invalidScope: (description = 'The requested scope exceeds the scopes granted to the credential.') =>
+    new OAuthError(400, 'invalid_scope', description),
+  invalidClient: (description = 'Client authentication failed.', basic = false) =>
+    new OAuthError(401, 'invalid_client', description, {
+      'www-authenticate': basic ? 'Basic realm="comanda"' : 'Bearer realm="comanda"',
+    }),
+  invalidGrant: (description = 'The grant is invalid, expired, revoked or was already used.') =>
+    new OAuthError(400, 'invalid_grant', description),
+  unauthorizedClient: (description: string) => new OAuthError(400, 'unauthorized_client', description),
+  unsupportedGrantType: (grantType: string) =>
+    new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type "${grantType}".`),
+  rateLimited: (retryAfterSeconds: number) =>
+    new OAuthError(429, 'rate_limited', 'Too many token requests; retry after the Retry-After seconds.', {
+      'retry-after': String(retryAfterSeconds),
+    }),
+};

@@ -1,0 +1,47 @@
+// Who is calling. Resolved once per request by authenticate.ts.
+export type Principal =
+  | {
+      kind: 'api_key' | 'oauth_client';
+      tokenId: string;
+      apiKeyId: number | null;
+      apiKeyName: string | null;
+      oauthClientId: number | null;
+      clientId: string | null;
+      restaurantIds: number[];
+      scopes: string[];
+    }
+  | { kind: 'restaurant_session'; sessionId: string; restaurantIds: [number]; scopes: [] };
+
+export type Scope = 'products:read' | 'products:write' | 'menu:read' | 'financial:read' | 'nfe-received:read';
+
+export const SCOPES: Scope[] = [
+  'products:read',
+  'products:write',
+  'menu:read',
+  'financial:read',
+  'nfe-received:read',
+];
+
+/** A stable, secret-free description of the caller, for logs, rate-limit keys and change history. */
+export function describePrincipal(p: Principal): Record<string, unknown> {
+  if (p.kind === 'restaurant_session') return { kind: p.kind, session_id: p.sessionId };
+  if (p.kind === 'api_key') return { kind: p.kind, api_key_id: p.apiKeyId, api_key_name: p.apiKeyName };
+  return { kind: p.kind, client_id: p.clientId };
+}
+
+export function principalKey(p: Principal): string {
+  if (p.kind === 'restaurant_session') return `session:${p.sessionId}`;
+  if (p.kind === 'api_key') return `api_key:${p.apiKeyId}`;
+  return `client:${p.clientId}`;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    restaurantId: number;
+  }
+  interface FastifyContextConfig {
+    /** The scope a data route needs; routes with a scope require a bearer credential. */
+    scope?: Scope;
+  }
+}

@@ -1,0 +1,94 @@
+// API keys: made once, shown once, stored as SHA-256. `ck_live_` or `ck_test_` prefix; the
+// test prefix is not a sandbox, it reads and changes the same real data (contract 1).
+import type { Db } from '../../db/database.ts';
+import { SCOPES, type Scope } from '../../http/principal.ts';
+import { hashSecret, newSecret } from '../../lib/secrets.ts';
+import { revokeAccessTokens } from './access-tokens.ts';
+
+export type Environment = 'live' | 'test';
+
+export const API_KEY_PREFIXES: Record<Environment, string> = { live: 'ck_live_', test: 'ck_test_' };
+
+export type NewApiKey = {
+  name?: string;
+  restaurantIds: number[];
+  scopes: string[];
+  environment?: Environment;
+  expiresAt?: Date | null;
+};
+
+export function environmentOf(key: string): Environment | null {
+  if (key.startsWith(API_KEY_PREFIXES.live)) return 'live';
+  if (key.startsWith(API_KEY_PREFIXES.test)) return 'test';
+  return null;
+}
+
+export function checkScopes(scopes: string[]): Scope[] {
+  const unknown = scopes.filter((s) => !SCOPES.includes(s as Scope));
+  if (unknown.length) throw new Error(`unknown scope(s): ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+  if (!scopes.length) throw new Error('at least one scope is required');
+  return [...new Set(scopes)] as Scope[];
+}
+
+/** Stores a key given in plain text (import) or made here; returns the plain key once. */
+export async function storeApiKey(db: Db, input: NewApiKey & { key?: string; id?: number }) {
+  const environment = input.environment ?? (input.key ? environmentOf(input.key) : null) ?? 'live';
+  const key = input.key ?? newSecret(API_KEY_PREFIXES[environment]);
+  const scopes = checkScopes(input.scopes);
+  if (!input.restaurantIds.length) throw new Error('at least one restaurant is required');
+  const row = await db.transaction().execute(async (tx) => {
+    const values = {
+      name: input.name ?? 'API key',
+      prefix: key.slice(0, API_KEY_PREFIXES[environment].length + 4),
+      key_hash: hashSecret(key),
+      environment,
+      scopes,
+      expires_at: input.expiresAt ?? null,
+      revoked_at: null,
+    };
+    const inserted = await tx
+      .insertInto('api_keys')
+      .values(input.id ? { id: input.id, ...values } : values)
+      .onConflict((oc) => oc.column('id').doUpdateSet(values))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tx.deleteFrom('api_key_restaurants').where('api_key_id', '=', inserted.id).execute();
+    await tx
+      .insertInto('api_key_restaurants')
+      .values(input.restaurantIds.map((restaurant_id) => ({ api_key_id: inserted.id, restaurant_id })))
+      .execute();
+    return inserted;
+  });
+  return { id: row.id, api_key: key, restaurant_ids: input.restaurantIds, scopes, environment };
+}
+
+export async function listApiKeys(db: Db) {
+  const rows = await db
+    .selectFrom('api_keys as k')
+    .select(['k.id', 'k.name', 'k.prefix', 'k.environment', 'k.scopes', 'k.created_at', 'k.last_used_at'])
+    .select(['k.expires_at', 'k.revoked_at'])
+    .select((eb) =>
+      eb
+        .selectFrom('api_key_restaurants as r')
+        .whereRef('r.api_key_id', '=', 'k.id')
+        .select((e) => e.fn.agg<number[]>('array_agg', ['r.restaurant_id']).as('ids'))
+        .as('restaurant_ids'),
+    )
+    .orderBy('k.id')
+    .execute();
+  return rows.map((r) => ({ ...r, restaurant_ids: r.restaurant_ids ?? [] }));
+}
+
+/** Revokes a key and, at once, every access token issued for it. */
+export async function revokeApiKey(db: Db, id: number, now = new Date()): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const updated = await tx
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    await revokeAccessTokens(tx, { apiKeyId: id }, now);
+    return Number(updated.numUpdatedRows) > 0;
+  });
+}

@@ -1,0 +1,96 @@
+// Inputs of the menu resolution functions. Field names mirror the database columns and the
+// import format, so repository rows can be passed through without renaming.
+
+export type MenuChannel = 'in_store' | 'delivery';
+
+/** 'HH:MM' (or PostgreSQL's 'HH:MM:SS'); weekday 0 = Sunday; start inclusive, end exclusive. */
+export type MenuSchedule = {
+  weekday: number;
+  start: string;
+  end: string;
+};
+
+/** Local weekday (0 = Sunday) and minute of the day (0-1439) in the restaurant's time zone. */
+export type MenuClock = {
+  weekday: number;
+  minutes: number;
+};
+
+/** Money is a string with two decimals, as PostgreSQL numeric gives it. */
+export type MenuOptionInput = {
+  id: number;
+  name: string;
+  price: string;
+  delivery_price: string | null;
+  available: boolean;
+};
+
+export type MenuGroupInput = {
+  id: number;
+  name: string;
+  min: number;
+  max: number;
+  options: readonly MenuOptionInput[];
+};
+
+export type MenuCategoryInput = {
+  id: number;
+  name: string;
+  position: number;
+  available: boolean;
+  schedules: readonly MenuSchedule[];
+};
+
+export type MenuProductInput = {
+  id: number;
+  product_category_id: number;
+  name: string;
+  description: string | null;
+  position: number;
+  price: string;
+  price_promotion: string | null;
+  delivery_price: string | null;
+  delivery_price_promotion: string | null;
+  available: boolean;
+  available_in_delivery: boolean;
+  sold_off: boolean;
+  use_weight: boolean;
+  has_starting_price: boolean;
+  charge_service_tax: boolean;
+  is_combo: boolean;
+  combo_min_items: number | null;
+  /** How many of the combo's items are available now; computed by the caller. */
+  combo_available_items: number;
+  complement_category_ids: readonly number[];
+  schedules: readonly MenuSchedule[];
+};
+
+export type MenuPriceFields = Pick<
+  MenuProductInput,
+  'price' | 'price_promotion' | 'delivery_price' | 'delivery_price_promotion'
+>;
+
+export type MenuPriceSource = 'price_promotion' | 'price' | 'delivery_price_promotion' | 'delivery_price';
+
+export type MenuPricingMode = 'per_kg' | 'starting_at' | 'fixed';
+
+export type MenuUnavailableReason =
+  | 'sold_out'
+  | 'channel_unavailable'
+  | 'category_unavailable'
+  | 'outside_schedule'
+  | 'required_choice_unavailable'
+  | 'combo_minimum_unmet';
+
+export type MenuResolvedAvailability = {
+  available: boolean;
+  reason: MenuUnavailableReason | null;
+  schedulable: boolean;
+};
+
+export type MenuAvailability = {
+  available: boolean;
+  available_in_delivery: boolean;
+  sold_out: boolean;
+  resolved: MenuResolvedAvailability;
+};

@@ -1,0 +1,109 @@
+// The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
+// exchange, 5 MiB of body at most, no redirects. Every failure is logged here (status and a
+// truncated body, never the token) and surfaces as the fixed 502 fiscal_upstream_error.
+import { request } from 'undici';
+import { errors } from '../../http/errors.ts';
+import { type ProviderObject, parseProviderJson } from './provider-json.ts';
+import { assertProviderDocument } from './provider-mapping.ts';
+
+export type ProviderLogger = { warn: (details: Record<string, unknown>, message: string) => void };
+
+export type FetchReceivedNfeOptions = {
+  baseUrl: string;
+  token: string;
+  accessKey: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+  logger: ProviderLogger;
+};
+
+export const PROVIDER_TIMEOUT_MS = 15_000;
+export const PROVIDER_MAX_BYTES = 5 * 1024 * 1024;
+const LOGGED_BODY_CHARS = 500;
+
+class ProviderFailure extends Error {
+  readonly status?: number;
+  readonly body?: string;
+
+  constructor(reason: string, status?: number, body?: string) {
+    super(reason);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** Returns the provider's document (numbers kept as source text); throws AppError 502 on any failure. */
+export async function fetchReceivedNfe(options: FetchReceivedNfeOptions): Promise<ProviderObject> {
+  const { baseUrl, token, accessKey, logger } = options;
+  const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? PROVIDER_MAX_BYTES;
+  const mask = (text: string) => (token ? text.split(token).join('***') : text);
+  let received: { status: number; body: Buffer } | undefined;
+  try {
+    if (!/^\d{44}$/.test(accessKey)) throw new Error('access key is not 44 digits');
+    const url = `${baseUrl.replace(/\/+$/, '')}/v2/nfes_recebidas/${accessKey}.json?completa=1`;
+    received = await exchange(url, token, AbortSignal.timeout(timeoutMs), maxBytes);
+    const document = parseProviderJson(received.body);
+    assertProviderDocument(document);
+    return document;
+  } catch (error) {
+    const failure = error instanceof ProviderFailure ? error : undefined;
+    const body = failure ? failure.body : received?.body.toString('utf8', 0, LOGGED_BODY_CHARS);
+    logger.warn(
+      {
+        provider_status: failure?.status ?? received?.status ?? null,
+        provider_body: body === undefined ? null : mask(body),
+        access_key: accessKey,
+        reason: mask(describe(error)),
+      },
+      'fiscal provider query failed',
+    );
+    throw errors.fiscalUpstream();
+  }
+}
+
+async function exchange(url: string, token: string, signal: AbortSignal, maxBytes: number) {
+  const authorization = `Basic ${Buffer.from(`${token}:`).toString('base64')}`;
+  const response = await request(url, {
+    method: 'GET',
+    headers: { authorization, accept: 'application/json' },
+    signal,
+  });
+  const { statusCode, body } = response;
+  const declared = Number(response.headers['content-length']);
+  if (statusCode < 200 || statusCode > 299 || declared > maxBytes) {
+    const excerpt = await readCapped(body, LOGGED_BODY_CHARS).catch(() => Buffer.alloc(0));
+    const reason = statusCode >= 300 && statusCode < 400 ? 'redirect not followed' : 'unexpected status';
+    throw new ProviderFailure(
+      declared > maxBytes ? 'body over the size limit' : reason,
+      statusCode,
+      excerpt.toString(),
+    );
+  }
+  const content = await readCapped(body, maxBytes + 1);
+  if (content.length > maxBytes) throw new ProviderFailure('body over the size limit', statusCode);
+  return { status: statusCode, body: content };
+}
+
+/** Reads at most `limit` bytes, then destroys the stream so the rest is never downloaded. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      body.destroy();
+      return Buffer.concat(chunks).subarray(0, limit);
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string'
+    ? `${error.name} ${code}: ${error.message}`
+    : `${error.name}: ${error.message}`;
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  isProviderObject,
+  parseProviderJson,
+  RawNumber,
+  toJsonValues,
+  toTextValues,
+} from '../../../src/modules/nfe/provider-json.ts';
+
+test('numbers keep the exact text the provider wrote', () => {
+  const value = parseProviderJson('{"a":10.50,"b":12.3456789012,"c":-0,"d":1e5,"e":12345678901234567890}');
+  assert.ok(isProviderObject(value));
+  const texts = Object.values(value).map((number) => (number as RawNumber).text);
+  assert.deepEqual(texts, ['10.50', '12.3456789012', '-0', '1e5', '12345678901234567890']);
+  assert.ok(value.a instanceof RawNumber);
+});
+
+test('strings, booleans, nulls, arrays and nesting are parsed as JSON.parse does', () => {
+  const value = parseProviderJson('{"s":"02013000","t":true,"n":null,"list":[{"x":"1"}],"empty":[]}');
+  assert.deepEqual(value, { s: '02013000', t: true, n: null, list: [{ x: '1' }], empty: [] });
+});
+
+test('a Buffer body is decoded as UTF-8 and a leading byte-order mark is ignored', () => {
+  const value = parseProviderJson(Buffer.from('\ufeff{"nome":"Açaí","v":1.0}'));
+  assert.ok(isProviderObject(value));
+  assert.equal(value.nome, 'Açaí');
+  assert.equal((value.v as RawNumber).text, '1.0');
+});
+
+test('invalid JSON throws a SyntaxError', () => {
+  assert.throws(() => parseProviderJson('{"chave_nfe": "35'), SyntaxError);
+  assert.throws(() => parseProviderJson(''), SyntaxError);
+});
+
+test('serialising a parsed body writes every number back with its original text', () => {
+  const source = '{"a":10.50,"b":[1e400,0.10000000000000000001],"c":"x"}';
+  assert.equal(JSON.stringify(parseProviderJson(source)), source);
+});
+
+test('text conversion turns numbers and booleans into text at any depth and keeps nulls', () => {
+  const value = parseProviderJson('{"a":12.3,"b":[{"c":2.0000,"d":false}],"e":null,"f":"0.10"}');
+  assert.deepEqual(toTextValues(value), { a: '12.3', b: [{ c: '2.0000', d: 'false' }], e: null, f: '0.10' });
+});
+
+test('JSON conversion keeps numbers as numbers, exactly as written when a double cannot', () => {
+  const value = parseProviderJson('{"i":7,"d":12.3,"z":10.50,"huge":1e400,"s":"7","b":true,"n":null}');
+  const converted = toJsonValues(value) as Record<string, unknown>;
+  assert.equal(converted.i, 7);
+  assert.equal(converted.d, 12.3);
+  assert.equal(converted.s, '7');
+  assert.equal(converted.b, true);
+  assert.equal(converted.n, null);
+  assert.equal(
+    JSON.stringify(converted),
+    '{"i":7,"d":12.3,"z":10.50,"huge":1e400,"s":"7","b":true,"n":null}',
+  );
+});
+
+test('a __proto__ key stays a data field and never becomes a prototype', () => {
+  const value = parseProviderJson('{"__proto__":{"polluted":"yes"},"a":1}');
+  for (const converted of [toTextValues(value), toJsonValues(value)] as Record<string, unknown>[]) {
+    assert.equal(Object.getPrototypeOf(converted), Object.prototype);
+    assert.equal((converted as { polluted?: unknown }).polluted, undefined);
+    assert.ok(Object.hasOwn(converted, '__proto__'));
+    assert.match(JSON.stringify(converted), /"__proto__":\{"polluted":"yes"\}/);
+  }
+});

@@ -1,0 +1,47 @@
+// buildTestApp(t): an app on a fresh migrated database, closed after the test.
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { type AppContext, buildApp } from '../../src/app.ts';
+import { type Config, parseConfig } from '../../src/config.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export type TestApp = { app: FastifyInstance; ctx: AppContext; database: TestDatabase };
+
+type Hooks = Pick<TestContext, 'after'>;
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...parseConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'memory://' }),
+    restaurantSessionSecret: 'test-session-secret-of-at-least-32-characters',
+    fiscalTokenKey: 'test-fiscal-token-key-of-at-least-32-chars',
+    ...overrides,
+  };
+}
+
+export async function buildTestApp(
+  t: Hooks,
+  options: {
+    config?: Partial<Config>;
+    database?: TestDatabase;
+    logStream?: NodeJS.WritableStream;
+    /** Extra routes for testing a mechanism (authentication, errors) before the product has one. */
+    routes?: (app: FastifyInstance) => void;
+  } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = testConfig(options.config);
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    secrets: { sessionSecret: config.restaurantSessionSecret!, fiscalTokenKey: config.fiscalTokenKey! },
+  };
+  const app = await buildApp(ctx, { logStream: options.logStream });
+  options.routes?.(app);
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    if (!options.database) await database.close();
+  });
+  return { app, ctx, database };
+}

@@ -1,0 +1,67 @@
+// A fresh, migrated database per test file. PGlite: loaded from a migrated template dump
+// cached under node_modules/.cache (initdb + migrations run once per migration set).
+// PostgreSQL (DATABASE_URL set): a database of its own, created here and dropped afterwards.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { type DatabaseHandle, isPostgresUrl, openDatabase, PGLITE_PARSERS } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+const MIGRATIONS = new URL('../../src/db/migrations/', import.meta.url);
+const CACHE = new URL('../../node_modules/.cache/comanda/', import.meta.url);
+
+function migrationsHash(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(MIGRATIONS).sort())
+    hash.update(file).update(readFileSync(new URL(file, MIGRATIONS)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function pgliteTemplate(): Promise<Blob> {
+  const file = new URL(`template-${migrationsHash()}.tar.gz`, CACHE);
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {}
+  const pglite = await PGlite.create({ parsers: PGLITE_PARSERS });
+  const handle = await openDatabase({ pglite });
+  await migrate(handle.db);
+  const dump = await pglite.dumpDataDir('gzip');
+  await handle.close();
+  mkdirSync(CACHE, { recursive: true });
+  const tmp = new URL(`${file.pathname}.${process.pid}.tmp`, 'file://');
+  writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+  renameSync(tmp, file);
+  return dump;
+}
+
+export const testDatabaseUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined;
+
+export type TestDatabase = DatabaseHandle & { url: string };
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!testDatabaseUrl) {
+    const pglite = await PGlite.create({ loadDataDir: await pgliteTemplate(), parsers: PGLITE_PARSERS });
+    return { ...(await openDatabase({ pglite })), url: 'memory://' };
+  }
+  const name = `comanda_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(testDatabaseUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString() });
+  await migrate(handle.db);
+  return {
+    ...handle,
+    url: url.toString(),
+    async close() {
+      await handle.close();
+      const cleanup = new pg.Client({ connectionString: testDatabaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
