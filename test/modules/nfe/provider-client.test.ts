@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, test } from 'node:test';
+import { request } from 'undici';
+import { AppError } from '../../../src/http/errors.ts';
+import { type FiscalSimulator, startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
+import { fetchReceivedNfe } from '../../../src/modules/nfe/provider-client.ts';
+import { mapProviderDetail } from '../../../src/modules/nfe/provider-mapping.ts';
+import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
+
+const TOKEN = 'tok-SECRET-9f8e7d';
+const KEY = '35260112345678000199550010000012341000012345';
+const SUMMARY_KEY = '35260112345678000199550010000099991000099990';
+const ECHO_KEY = '35260112345678000199550010000077771000077770';
+const BIG_KEY = '35260112345678000199550010000066661000066660';
+const note = {
+  access_key: KEY,
+  issuer_name: 'Distribuidora Sul',
+  issuer_document: '12345678000199',
+  total: '300.00',
+  issued_at: '2026-01-10T13:00:00Z',
+};
+
+let simulator: FiscalSimulator;
+let logged: { details: Record<string, unknown>; message: string }[] = [];
+const logger = {
+  warn: (details: Record<string, unknown>, message: string) => logged.push({ details, message }),
+};
+const fetchNote = (overrides: Partial<Parameters<typeof fetchReceivedNfe>[0]> = {}) =>
+  fetchReceivedNfe({ baseUrl: simulator.url, token: TOKEN, accessKey: KEY, logger, ...overrides });
+
+before(async () => {
+  const notes = new Map<string, Record<string, unknown> | string>([
+    [KEY, buildProviderDocument(note)],
+    [SUMMARY_KEY, buildProviderDocument({ ...note, access_key: SUMMARY_KEY }, { summaryOnly: true })],
+    [ECHO_KEY, `[{"erro":"token ${TOKEN} recusado"}]`],
+    [BIG_KEY, JSON.stringify({ padding: 'x'.repeat(4000) })],
+  ]);
+  simulator = await startFiscalSimulator({
+    notes,
+    tokens: new Set([TOKEN]),
+    slowMs: 5000,
+    requestsPerMinute: 1000,
+  });
+});
+after(() => simulator.close());
+beforeEach(() => {
+  simulator.setMode('ok');
+  logged = [];
+});
+
+/** The one failure every provider problem becomes, with no trace of the token anywhere. */
+async function assertUpstreamFailure(attempt: Promise<unknown>, status: number | null) {
+  const error = await attempt.then(
+    () => assert.fail('the provider query should have failed'),
+    (caught: unknown) => caught,
+  );
+  assert.ok(error instanceof AppError);
+  assert.equal(error.statusCode, 502);
+  assert.equal(error.key, 'fiscal_upstream_error');
+  assert.equal(error.message, 'The fiscal provider query failed. Retry later.');
+  const basic = Buffer.from(`${TOKEN}:`).toString('base64');
+  for (const text of [JSON.stringify(error), String(error.stack), JSON.stringify(logged)]) {
+    assert.equal(text.includes(TOKEN), false);
+    assert.equal(text.includes(basic), false);
+  }
+  assert.equal(logged.length, 1);
+  assert.equal(logged[0].details.provider_status, status);
+}
+
+test('a full note comes back as the provider document, numbers keeping their text', async () => {
+  const document = await fetchNote();
+  const detail = JSON.parse(JSON.stringify(mapProviderDetail(document)));
+  assert.equal(detail.invoice.items[0].commercial.valor_unitario_comercial, '12.3456789012');
+  assert.equal(detail.invoice.totals.valor_frete, '10.50');
+  assert.equal(detail.summary.total, '300.00');
+  assert.equal(logged.length, 0);
+});
+
+test('a summary-only note comes back with no invoice and no protocol', async () => {
+  const detail = mapProviderDetail(await fetchNote({ accessKey: SUMMARY_KEY }));
+  assert.equal(detail.invoice, null);
+  assert.equal(detail.protocol, null);
+});
+
+test('a wrong token (provider 403) is a 502 and the token never shows', async () => {
+  await assertUpstreamFailure(fetchNote({ token: `${TOKEN}-wrong` }), 403);
+  assert.match(String(logged[0].details.provider_body), /permissao_negada/);
+});
+
+test('an unknown access key (provider 404) is a 502', async () => {
+  await assertUpstreamFailure(fetchNote({ accessKey: '1'.repeat(44) }), 404);
+  assert.match(String(logged[0].details.provider_body), /nao_encontrado/);
+});
+
+test('an access key that is not 44 digits is refused before any request', async () => {
+  await assertUpstreamFailure(fetchNote({ accessKey: `${KEY.slice(0, 43)}/` }), null);
+  assert.match(String(logged[0].details.reason), /44 digits/);
+});
+
+test('a provider that cannot be reached is a 502', async () => {
+  await assertUpstreamFailure(fetchNote({ baseUrl: 'http://127.0.0.1:1' }), null);
+  assert.match(String(logged[0].details.reason), /ECONNREFUSED/);
+});
+
+for (const [mode, status] of [
+  ['server_error', 500],
+  ['rate_limited', 429],
+  ['redirect', 302],
+  ['invalid_json', 200],
+] as const) {
+  test(`a provider answering ${mode} is a 502 with the status logged`, async () => {
+    simulator.setMode(mode);
+    await assertUpstreamFailure(fetchNote(), status);
+  });
+}
+
+test('an answer slower than the timeout is a 502 without waiting for it', async () => {
+  simulator.setMode('slow');
+  const started = Date.now();
+  await assertUpstreamFailure(fetchNote({ timeoutMs: 200 }), null);
+  assert.ok(Date.now() - started < 2000);
+});
+
+test('a body over 5 MiB is a 502', async () => {
+  simulator.setMode('oversized');
+  await assertUpstreamFailure(fetchNote(), 200);
+  assert.match(String(logged[0].details.reason), /size limit/);
+});
+
+test('a declared content length over the cap is refused', async () => {
+  await assertUpstreamFailure(fetchNote({ accessKey: BIG_KEY, maxBytes: 1000 }), 200);
+});
+
+test('a JSON body that is not an object is a 502, and a token it echoes is masked in the log', async () => {
+  await assertUpstreamFailure(fetchNote({ accessKey: ECHO_KEY }), 200);
+  assert.match(String(logged[0].details.provider_body), /token \*\*\* recusado/);
+});
+
+test('the simulator limits each token per minute and says so in the rate-limit headers', async (t) => {
+  const limited = await startFiscalSimulator({
+    notes: new Map([[KEY, buildProviderDocument(note)]]),
+    tokens: new Set([TOKEN, 'other-token']),
+    requestsPerMinute: 2,
+  });
+  t.after(() => limited.close());
+  const call = async (token: string) => {
+    const response = await request(`${limited.url}/v2/nfes_recebidas/${KEY}.json?completa=1`, {
+      headers: { authorization: `Basic ${Buffer.from(`${token}:`).toString('base64')}` },
+    });
+    await response.body.dump();
+    return response;
+  };
+  assert.equal((await call(TOKEN)).headers['rate-limit-remaining'], '1');
+  assert.equal((await call(TOKEN)).statusCode, 200);
+  const refused = await call(TOKEN);
+  assert.equal(refused.statusCode, 429);
+  assert.equal(refused.headers['rate-limit-limit'], '2');
+  assert.equal(refused.headers['rate-limit-remaining'], '0');
+  assert.ok(Number(refused.headers['rate-limit-reset']) > 0);
+  assert.equal((await call('other-token')).statusCode, 200);
+});
