@@ -1,13 +1,22 @@
 // Builds the Fastify app from the modules, without listening (tests use inject()).
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { installAuthentication } from './http/authenticate.ts';
+import { installDocs } from './http/docs.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installHealth } from './http/health.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installMetrics } from './http/metrics.ts';
+import { installRateLimits } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { catalogRoutes } from './modules/catalog/index.ts';
+import { consoleRoutes } from './modules/console/index.ts';
+import { financialRoutes } from './modules/financial/routes.ts';
+import { menuRoutes } from './modules/menu/routes.ts';
+import { nfeRoutes } from './modules/nfe/routes.ts';
 
 export type AppContext = {
   config: Config;
@@ -15,6 +24,8 @@ export type AppContext = {
   db: Db;
   /** Secrets resolved at start (from the environment or DATA_DIR), see secrets-store.ts. */
   secrets: { sessionSecret: string; fiscalTokenKey: string };
+  /** Shared rate-limit counters; opened from REDIS_URL by installRateLimits when not given. */
+  redis?: Redis;
 };
 
 declare module 'fastify' {
@@ -38,8 +49,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installRateLimits(app, ctx);
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);
   installHealth(app, ctx.database);
   installMetrics(app, ctx.database);
+  await installDocs(app, ctx.config);
+  await app.register(authRoutes);
+  await app.register(catalogRoutes);
+  await app.register(financialRoutes);
+  await app.register(menuRoutes);
+  await app.register(nfeRoutes);
+  await app.register(consoleRoutes);
   return app;
 }

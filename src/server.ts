@@ -1,6 +1,7 @@
 // The running service: configuration -> database (migrated) -> app -> listen, and a
 // graceful stop (stop accepting, finish requests in flight, close the database).
 import type { FastifyInstance } from 'fastify';
+import { claimDataDir } from './admin/embedded-owner.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
@@ -14,20 +15,44 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(database.db);
-  const app = await buildApp({ config, database, db: database.db, secrets: resolveSecrets(config) });
-  const address = await app.listen({ port: config.port, host: config.host });
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      await app.close();
-      await database.close();
-    })();
-    return stopping;
-  };
-  return { app, database, address, stop };
+export type StartOptions = {
+  /** Extra routes (tests: a deliberately slow route to check the graceful stop). */
+  routes?: (app: FastifyInstance) => void;
+};
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  // Embedded PGlite in DATA_DIR has one owner process: lock the folder first (src/admin/).
+  const owner = await claimDataDir(config);
+  let database: DatabaseHandle | undefined;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await migrate(database.db);
+    const secrets = resolveSecrets(config);
+    const app = await buildApp({ config, database, db: database.db, secrets });
+    options.routes?.(app);
+    const address = await app.listen({ port: config.port, host: config.host });
+    await owner?.serve({ config, db: database.db, secrets });
+    const opened = database;
+    let stopping: Promise<void> | undefined;
+    const stop = () => {
+      stopping ??= (async () => {
+        // A keep-alive connection whose request was in flight at close() stays open after its
+        // response (up to the keep-alive timeout): close each one as soon as it turns idle.
+        const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+        await app.close().finally(() => clearInterval(idle));
+        await owner?.closeChannel();
+        await opened.close();
+        owner?.release();
+      })();
+      return stopping;
+    };
+    return { app, database, address, stop };
+  } catch (err) {
+    await owner?.closeChannel();
+    await database?.close();
+    owner?.release();
+    throw err;
+  }
 }
 
 /** SIGTERM/SIGINT: stop gracefully and exit 0 (1 if the stop itself failed). */

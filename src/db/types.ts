@@ -17,6 +17,8 @@ export interface RestaurantsTable {
   timezone: Generated<string>;
   accepts_scheduling: Generated<boolean>;
   created_at: Generated<Date>;
+  /** Moved by a trigger on every catalog write (migration 0003); never written by the app. */
+  catalog_version: Generated<number>;
 }
 
 export interface BrandsTable {
@@ -235,6 +237,64 @@ export interface AccessTokensTable {
   revoked_at: NullableInstant;
 }
 
+export interface RefreshTokenFamiliesTable {
+  id: Generated<number>;
+  api_key_id: number | null;
+  oauth_client_id: number | null;
+  restaurant_ids: number[];
+  scopes: string[];
+  created_at: Instant;
+  absolute_expires_at: Instant;
+  revoked_at: NullableInstant;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  family_id: number;
+  token_hash: string;
+  expires_at: Instant;
+  consumed_at: NullableInstant;
+  created_at: Instant;
+}
+
+export interface AuthorizationCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  oauth_client_id: number;
+  restaurant_id: number;
+  scopes: string[];
+  redirect_uri: string;
+  code_challenge: string;
+  created_at: Instant;
+  expires_at: Instant;
+  consumed_at: NullableInstant;
+  family_id: number | null;
+}
+
+export interface StaffUsersTable {
+  id: Generated<number>;
+  email: string;
+  /** `scrypt$N$r$p$salt$hash` (src/modules/console/passwords.ts). */
+  password_hash: string;
+  must_change_password: Generated<boolean>;
+  created_at: Generated<Date>;
+}
+
+export interface StaffUserRestaurantsTable {
+  staff_user_id: number;
+  restaurant_id: number;
+}
+
+export interface ConsoleSessionsTable {
+  /** The `jti` of the restaurant session in the console cookie. */
+  id: string;
+  staff_user_id: number;
+  restaurant_id: number;
+  created_at: Instant;
+  expires_at: Instant;
+  ended_at: NullableInstant;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   brands: BrandsTable;
@@ -256,6 +316,12 @@ export interface Database {
   oauth_clients: OauthClientsTable;
   oauth_client_restaurants: OauthClientRestaurantsTable;
   access_tokens: AccessTokensTable;
+  refresh_token_families: RefreshTokenFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
+  authorization_codes: AuthorizationCodesTable;
+  staff_users: StaffUsersTable;
+  staff_user_restaurants: StaffUserRestaurantsTable;
+  console_sessions: ConsoleSessionsTable;
 }
 
 export type { Money };

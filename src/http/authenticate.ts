@@ -1,17 +1,19 @@
 // Bearer authentication, scope check and the one restaurant resolution of every data route.
 // Runs at onRequest, so a caller without a valid credential learns nothing about the body.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { ACCESS_TOKEN_PREFIX, findActiveAccessToken } from '../modules/auth/access-tokens.ts';
 import { looksLikeSession, verifySession } from '../modules/auth/session-token.ts';
 import { errors } from './errors.ts';
-import type { Principal, Scope } from './principal.ts';
+import { type Principal, principalKey, type Scope } from './principal.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 const MAX_RESTAURANT_ID = 2147483647;
 
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
-  const match = header ? /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header) : null;
+  // The scheme is case-insensitive (RFC 7235 2.1); the token is RFC 6750's b64token.
+  const match = header ? /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i.exec(header) : null;
   if (!match) throw errors.invalidToken('Send the access token as "Authorization: Bearer <token>".');
   return match[1];
 }
@@ -39,6 +41,16 @@ async function loadPrincipal(db: Db, token: string, sessionSecret: string): Prom
   const found = await findActiveAccessToken(db, token);
   if (!found) throw errors.invalidToken();
   return { kind: found.apiKeyId ? 'api_key' : 'oauth_client', tokenId: found.id, ...found };
+}
+
+/** Per credential, before the scope check, so refused calls count too. */
+async function enforceRateLimit(limiter: RateLimiter, principal: Principal, reply: FastifyReply) {
+  const decision = await limiter.hit(principalKey(principal));
+  if (!decision) return;
+  reply.header('x-ratelimit-limit', decision.limit);
+  reply.header('x-ratelimit-remaining', decision.remaining);
+  reply.header('x-ratelimit-reset', decision.resetSeconds);
+  if (!decision.allowed) throw errors.rateLimited(decision.resetSeconds);
 }
 
 function checkScope(principal: Principal, scope: Scope): void {
@@ -69,12 +81,13 @@ export function resolveRestaurant(principal: Principal, requested: unknown): num
 export function installAuthentication(app: FastifyInstance, db: Db, sessionSecret: string): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('restaurantId', 0);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
     rejectTokenInUrl(request);
     const principal = await loadPrincipal(db, bearerToken(request), sessionSecret);
     request.principal = principal;
+    await enforceRateLimit(app.rateLimits.data, principal, reply);
     checkScope(principal, scope);
     request.restaurantId = resolveRestaurant(
       principal,

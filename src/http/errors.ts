@@ -57,9 +57,11 @@ export const errors = {
     }),
   restaurantForbidden: () =>
     new AppError(403, 'restaurant_forbidden', 'This credential does not authorize that restaurant.'),
-  productNotFound: () => new AppError(404, 'product_not_found', 'Product not found.'),
-  productCategoryNotFound: () =>
-    new AppError(404, 'product_category_not_found', 'Product category not found.'),
+  /** `fields` names the offending items of a bulk batch (`[50].id`). */
+  productNotFound: (fields: FieldError[] = []) =>
+    new AppError(404, 'product_not_found', 'Product not found.', fieldErrors(fields)),
+  productCategoryNotFound: (fields: FieldError[] = []) =>
+    new AppError(404, 'product_category_not_found', 'Product category not found.', fieldErrors(fields)),
   brandNotFound: () => new AppError(404, 'brand_not_found', 'Brand not found.'),
   nfeNotFound: () => new AppError(404, 'nfe_not_found', 'Received NF-e not found.'),
   routeNotFound: (method: string, url: string) =>
@@ -128,6 +130,9 @@ export const oauthErrors = {
   invalidGrant: (description = 'The grant is invalid, expired, revoked or was already used.') =>
     new OAuthError(400, 'invalid_grant', description),
   unauthorizedClient: (description: string) => new OAuthError(400, 'unauthorized_client', description),
+  accessDenied: (description: string) => new OAuthError(400, 'access_denied', description),
+  unsupportedResponseType: () =>
+    new OAuthError(400, 'unsupported_response_type', 'Only response_type=code is supported.'),
   unsupportedGrantType: (grantType: string) =>
     new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type "${grantType}".`),
   rateLimited: (retryAfterSeconds: number) =>

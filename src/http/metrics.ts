@@ -1,7 +1,7 @@
 // Prometheus metrics at /metrics: requests by route and status with latency histograms,
 // the database pool, and the process (prom-client's default collectors).
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, register as moduleMetrics, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../db/database.ts';
 
 export function installMetrics(app: FastifyInstance, database: DatabaseHandle): void {
@@ -34,6 +34,7 @@ export function installMetrics(app: FastifyInstance, database: DatabaseHandle): 
   });
   app.get('/metrics', async (_request, reply) => {
     reply.type(registry.contentType);
-    return registry.metrics();
+    // Module-level counters (e.g. rate_limit_store_errors_total) live in prom-client's default registry.
+    return `${await registry.metrics()}\n${await moduleMetrics.metrics()}`;
   });
 }

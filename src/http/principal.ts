@@ -29,10 +29,13 @@ export function describePrincipal(p: Principal): Record<string, unknown> {
   return { kind: p.kind, client_id: p.clientId };
 }
 
+/** The rate-limit unit: a key, a session, or an application's installation at one restaurant. */
 export function principalKey(p: Principal): string {
   if (p.kind === 'restaurant_session') return `session:${p.sessionId}`;
   if (p.kind === 'api_key') return `api_key:${p.apiKeyId}`;
-  return `client:${p.clientId}`;
+  // A public application installed at many restaurants must not share one limit among them.
+  const [only, ...more] = p.restaurantIds;
+  return more.length ? `client:${p.clientId}` : `client:${p.clientId}:${only}`;
 }
 
 declare module 'fastify' {

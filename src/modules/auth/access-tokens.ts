@@ -1,6 +1,6 @@
 // Opaque access tokens: `cat_` + 32 random bytes, stored as SHA-256. A token is valid while
-// unexpired, unrevoked, and its API key or OAuth client is not revoked, so revoking a key
-// takes effect on the next request on every instance.
+// unexpired, unrevoked, and neither its API key, its OAuth client nor its refresh-token family
+// is revoked, so a revocation takes effect on the next request on every instance.
 import type { Db } from '../../db/database.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
 
@@ -56,6 +56,7 @@ export async function findActiveAccessToken(
     .selectFrom('access_tokens as t')
     .leftJoin('api_keys as k', 'k.id', 't.api_key_id')
     .leftJoin('oauth_clients as c', 'c.id', 't.oauth_client_id')
+    .leftJoin('refresh_token_families as f', 'f.id', 't.family_id')
     .select([
       't.id',
       't.api_key_id',
@@ -73,6 +74,7 @@ export async function findActiveAccessToken(
         eb.or([eb('t.api_key_id', 'is', null), eb('k.revoked_at', 'is', null)]),
         eb.or([eb('t.api_key_id', 'is', null), eb('k.expires_at', 'is', null), eb('k.expires_at', '>', now)]),
         eb.or([eb('t.oauth_client_id', 'is', null), eb('c.revoked_at', 'is', null)]),
+        eb.or([eb('t.family_id', 'is', null), eb('f.revoked_at', 'is', null)]),
       ]),
     )
     .executeTakeFirst();

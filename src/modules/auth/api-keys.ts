@@ -30,13 +30,19 @@ export function checkScopes(scopes: string[]): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-/** Stores a key given in plain text (import) or made here; returns the plain key once. */
-export async function storeApiKey(db: Db, input: NewApiKey & { key?: string; id?: number }) {
+/**
+ * Stores a key given in plain text (import) or made here; returns the plain key once. `db` may be
+ * a transaction the caller owns (the importer writes keys inside its own); otherwise one is opened.
+ */
+export async function storeApiKey(
+  db: Db,
+  input: NewApiKey & { key?: string; id?: number; revokedAt?: Date | null },
+) {
   const environment = input.environment ?? (input.key ? environmentOf(input.key) : null) ?? 'live';
   const key = input.key ?? newSecret(API_KEY_PREFIXES[environment]);
   const scopes = checkScopes(input.scopes);
   if (!input.restaurantIds.length) throw new Error('at least one restaurant is required');
-  const row = await db.transaction().execute(async (tx) => {
+  const write = async (tx: Db) => {
     const values = {
       name: input.name ?? 'API key',
       prefix: key.slice(0, API_KEY_PREFIXES[environment].length + 4),
@@ -44,7 +50,7 @@ export async function storeApiKey(db: Db, input: NewApiKey & { key?: string; id?
       environment,
       scopes,
       expires_at: input.expiresAt ?? null,
-      revoked_at: null,
+      revoked_at: input.revokedAt ?? null,
     };
     const inserted = await tx
       .insertInto('api_keys')
@@ -58,7 +64,8 @@ export async function storeApiKey(db: Db, input: NewApiKey & { key?: string; id?
       .values(input.restaurantIds.map((restaurant_id) => ({ api_key_id: inserted.id, restaurant_id })))
       .execute();
     return inserted;
-  });
+  };
+  const row = db.isTransaction ? await write(db) : await db.transaction().execute(write);
   return { id: row.id, api_key: key, restaurant_ids: input.restaurantIds, scopes, environment };
 }
 

@@ -25,7 +25,13 @@ export type FiscalSimulatorOptions = {
   requestsPerMinute?: number;
 };
 
-export type FiscalSimulator = { url: string; close(): Promise<void>; setMode(mode: SimulatorMode): void };
+export type FiscalSimulator = {
+  url: string;
+  close(): Promise<void>;
+  setMode(mode: SimulatorMode): void;
+  /** Requests received so far (tests check that a query was, or was not, made). */
+  requestCount(): number;
+};
 
 const PATH = /^\/v2\/nfes_recebidas\/([^/]+)\.json$/;
 const OVERSIZED_BYTES = 6 * 1024 * 1024;
@@ -35,8 +41,10 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
   const limit = options.requestsPerMinute ?? 100;
   const windows = new Map<string, { start: number; count: number }>();
   const timers = new Set<NodeJS.Timeout>();
+  let received = 0;
 
   const server = createServer((req, res) => {
+    received += 1;
     res.on('error', () => {});
     const send = (status: number, body: unknown, headers: Record<string, string | number> = {}) => {
       const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -65,7 +73,10 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
     if (mode === 'redirect') return send(302, '', { ...rate, location: `${address()}/elsewhere` });
     if (mode === 'invalid_json') return send(200, '{"chave_nfe": "35', rate);
     if (mode === 'oversized') return streamOversized(res);
-    const note = options.notes.get(decodeURIComponent(match[1]));
+    const stored = options.notes.get(decodeURIComponent(match[1]));
+    // Without completa=1 the provider answers only the summary fields.
+    const note =
+      typeof stored === 'object' && url.searchParams.get('completa') !== '1' ? summary(stored) : stored;
     const answer = () =>
       note === undefined
         ? send(404, failure('nao_encontrado', 'Nota fiscal nao encontrada'), rate)
@@ -76,7 +87,10 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
       answer();
     }, options.slowMs ?? 20_000);
     timers.add(timer);
-    res.on('close', () => clearTimeout(timer));
+    res.on('close', () => {
+      clearTimeout(timer);
+      timers.delete(timer);
+    });
   });
 
   const address = () => {
@@ -92,6 +106,7 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
     setMode: (next) => {
       mode = next;
     },
+    requestCount: () => received,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -102,6 +117,10 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
 }
 
 const failure = (codigo: string, mensagem: string) => ({ codigo, mensagem, erros: [] });
+
+const FULL_ONLY = /^(requisicao|protocolo)_/;
+const summary = (document: ProviderDocument) =>
+  Object.fromEntries(Object.entries(document).filter(([name]) => !FULL_ONLY.test(name)));
 
 function basicUser(req: IncomingMessage): string | undefined {
   const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');

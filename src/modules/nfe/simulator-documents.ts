@@ -33,7 +33,10 @@ function brasiliaTime(instant: string): string {
   return `${local}-03:00`;
 }
 
-export function buildProviderDocument(note: SimulatorNote, options: { summaryOnly?: boolean } = {}) {
+export function buildProviderDocument(
+  note: SimulatorNote,
+  options: { summaryOnly?: boolean } = {},
+): ProviderDocument {
   const digest = note.digest ?? 'x5v2Qn9bC1mZkP0aT3yW8rLsH4g=';
   const summary: ProviderDocument = {
     nome_emitente: note.issuer_name,

@@ -159,3 +159,14 @@ test('the simulator limits each token per minute and says so in the rate-limit h
   assert.ok(Number(refused.headers['rate-limit-reset']) > 0);
   assert.equal((await call('other-token')).statusCode, 200);
 });
+
+test('the simulator answers only the summary when completa=1 is not asked for', async () => {
+  const response = await request(`${simulator.url}/v2/nfes_recebidas/${KEY}.json`, {
+    headers: { authorization: `Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}` },
+  });
+  const body = (await response.body.json()) as Record<string, unknown>;
+  assert.equal(response.statusCode, 200);
+  assert.equal(body.chave_nfe, KEY);
+  assert.equal(Object.hasOwn(body, 'requisicao_nota_fiscal'), false);
+  assert.equal(Object.hasOwn(body, 'protocolo_nota_fiscal'), false);
+});

@@ -1,0 +1,77 @@
+// The running server's loopback-only admin channel: HTTP on a Unix socket (mode 0600) in
+// DATA_DIR, authenticated by a random token in DATA_DIR/admin.token (0600). A second `comanda`
+// process sends a command (name + JSON arguments) and the server runs it on its own database
+// handle: PGlite keeps one owner. The answer is NDJSON: progress lines, then a result or an error.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { safeEqual } from '../lib/secrets.ts';
+import { COMMANDS, type CommandContext } from './commands.ts';
+import { describeFailure } from './failure.ts';
+
+export type AdminChannel = { socketPath: string; close(): Promise<void> };
+
+export const tokenPath = (dataDir: string) => join(dataDir, 'admin.token');
+
+/** DATA_DIR/admin.sock, unless that path is too long for a Unix socket (about 107 bytes). */
+export function socketPathFor(dataDir: string): string {
+  const path = join(resolve(dataDir), 'admin.sock');
+  if (Buffer.byteLength(path) < 100) return path;
+  const digest = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
+  return join(tmpdir(), `comanda-${digest}.sock`);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startAdminChannel(
+  dataDir: string,
+  ctx: Omit<CommandContext, 'onProgress'>,
+): Promise<AdminChannel> {
+  const token = randomBytes(32).toString('base64url');
+  const socketPath = socketPathFor(dataDir);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const name = decodeURIComponent((req.url ?? '').replace(/^\/commands\//, ''));
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (req.method !== 'POST' || !safeEqual(bearer, token)) return res.writeHead(401).end();
+    const command = COMMANDS[name];
+    if (!command) return res.writeHead(404).end();
+    const body = await readBody(req);
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const line = (value: unknown) => res.write(`${JSON.stringify(value)}\n`);
+    try {
+      const args = body ? JSON.parse(body) : {};
+      const result = await command({ ...ctx, onProgress: (progress) => line({ progress }) }, args);
+      line({ result });
+    } catch (err) {
+      line({ error: describeFailure(err) });
+    }
+    res.end();
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  rmSync(socketPath, { force: true }); // a stale socket of a server that died: we hold the lock
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(socketPath, () => done());
+  });
+  chmodSync(socketPath, 0o600);
+  const tmp = `${tokenPath(dataDir)}.${process.pid}.tmp`;
+  writeFileSync(tmp, token, { mode: 0o600 });
+  renameSync(tmp, tokenPath(dataDir));
+  return {
+    socketPath,
+    async close() {
+      // Commands already running finish first; nobody can send a new one.
+      await new Promise<void>((done) => server.close(() => done()));
+      rmSync(socketPath, { force: true });
+      rmSync(tokenPath(dataDir), { force: true });
+    },
+  };
+}

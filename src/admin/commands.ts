@@ -1,0 +1,104 @@
+// The administrative commands of `comanda`, as plain functions `(ctx, args) => result`. The CLI
+// runs them on its own database handle, or asks the running server (admin-channel.ts) to run
+// them on the server's: one implementation for both paths. Results are JSON.
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { loadDemo } from '../demo/demo.ts';
+import { ImportError, type ImportProgress, importData } from '../import/import.ts';
+import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
+import { signSession } from '../modules/auth/session-token.ts';
+
+export type CommandContext = {
+  db: Db;
+  config: Config;
+  secrets: { sessionSecret: string; fiscalTokenKey: string };
+  /** Migrations the CLI applied when it opened the database itself. */
+  applied?: string[];
+  onProgress?: (progress: ImportProgress) => void;
+};
+
+/** A mistake of the user (a bad argument, a missing restaurant): shown as its message alone. */
+export class CommandError extends Error {}
+
+type Args = Record<string, unknown>;
+
+const MAX_SESSION_TTL = 31 * 86400;
+
+function ids(value: unknown, what: string): number[] {
+  const list = Array.isArray(value) ? value : [value];
+  const parsed = list.map(Number);
+  if (!list.length || parsed.some((n) => !Number.isInteger(n) || n < 1 || n > 2147483647)) {
+    throw new CommandError(`${what} must be positive whole numbers (got ${list.join(', ') || 'none'})`);
+  }
+  return [...new Set(parsed)];
+}
+
+async function requireRestaurants(db: Db, restaurantIds: number[]): Promise<void> {
+  const found = await db.selectFrom('restaurants').select('id').where('id', 'in', restaurantIds).execute();
+  const missing = restaurantIds.filter((id) => !found.some((r) => r.id === id));
+  if (missing.length) throw new CommandError(`restaurant ${missing.join(', ')} does not exist`);
+}
+
+export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promise<unknown>> = {
+  migrate: async (ctx) => ({ applied: [...(ctx.applied ?? []), ...(await migrate(ctx.db))] }),
+
+  import: async (ctx, args) => {
+    try {
+      const options = { fiscalTokenKey: ctx.secrets.fiscalTokenKey, onProgress: ctx.onProgress };
+      return { counts: await importData(ctx.db, args.data, options) };
+    } catch (err) {
+      if (err instanceof ImportError) throw err;
+      // The transaction rolled back: a constraint the checks did not foresee, or a lost connection.
+      throw new CommandError(`import failed, nothing was written: ${(err as Error).message}`);
+    }
+  },
+
+  demo: (ctx) => loadDemo(ctx.db, { fiscalTokenKey: ctx.secrets.fiscalTokenKey }),
+
+  'api-key create': async (ctx, args) => {
+    const restaurantIds = ids(args.restaurant_ids, '--restaurant');
+    let scopes: string[];
+    try {
+      scopes = checkScopes((Array.isArray(args.scopes) ? args.scopes : []).map(String));
+    } catch (err) {
+      throw new CommandError(`--scope: ${(err as Error).message}`);
+    }
+    await requireRestaurants(ctx.db, restaurantIds);
+    const name = typeof args.name === 'string' && args.name.trim() ? args.name.trim() : 'API key';
+    const key = await storeApiKey(ctx.db, {
+      name,
+      restaurantIds,
+      scopes,
+      environment: args.test ? 'test' : 'live',
+    });
+    return { id: key.id, api_key: key.api_key, restaurant_ids: key.restaurant_ids, scopes: key.scopes };
+  },
+
+  'api-key list': async (ctx) => ({ api_keys: await listApiKeys(ctx.db) }),
+
+  'api-key revoke': async (ctx, args) => {
+    const [id] = ids(args.id, 'the API key id');
+    const key = await ctx.db
+      .selectFrom('api_keys')
+      .select(['id', 'revoked_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!key) throw new CommandError(`API key ${id} does not exist`);
+    const revoked = await revokeApiKey(ctx.db, id);
+    return { id, revoked: true, already_revoked: !revoked };
+  },
+
+  'session create': async (ctx, args) => {
+    const [restaurantId] = ids(args.restaurant_id, '--restaurant');
+    const ttl = Number(args.ttl ?? 8 * 3600);
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SESSION_TTL) {
+      throw new CommandError(`--ttl must be a whole number of seconds from 1 to ${MAX_SESSION_TTL}`);
+    }
+    await requireRestaurants(ctx.db, [restaurantId]);
+    const now = Date.now();
+    const token = signSession(restaurantId, ttl, ctx.secrets.sessionSecret, now);
+    const expiresAt = new Date((Math.floor(now / 1000) + ttl) * 1000).toISOString();
+    return { session_token: token, restaurant_id: restaurantId, expires_at: expiresAt };
+  },
+};

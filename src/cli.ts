@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// `comanda`: the command line (architecture.md). Configuration comes from the environment.
+import { Command } from 'commander';
+import { registerCredentialCommands } from './cli/credential-commands.ts';
+import { registerDatabaseCommands } from './cli/database-commands.ts';
+import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
+import { registerServe } from './cli/serve.ts';
+import { registerUserCommands } from './cli/user.ts';
+
+const program = new Command('comanda')
+  .description(
+    'comanda: back-office API for restaurants (configuration from the environment, see .env.example)',
+  )
+  .showHelpAfterError('(add --help for usage)');
+
+registerServe(program);
+registerDatabaseCommands(program);
+registerCredentialCommands(program);
+registerFiscalSimulator(program);
+registerUserCommands(program);
+
+await program.parseAsync();

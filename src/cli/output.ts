@@ -1,0 +1,63 @@
+// How the CLI speaks: results as JSON on stdout with --json, as text otherwise; errors as one
+// line on stderr with a non-zero exit, never a stack trace.
+import { CommandError } from '../admin/commands.ts';
+import { describeFailure, RemoteFailure } from '../admin/failure.ts';
+import { ConfigError } from '../config.ts';
+import type { ImportProgress } from '../import/import.ts';
+
+export type OutputOptions = { json?: boolean };
+
+export function print<T>(options: OutputOptions, result: T, human: (result: T) => string): void {
+  process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${human(result)}\n`);
+}
+
+/** Wraps a commander action: every failure becomes `error: ...` on stderr and an exit code. */
+export function action<A extends unknown[]>(run: (...args: A) => Promise<void>) {
+  return async (...args: A) => {
+    try {
+      await run(...args);
+    } catch (err) {
+      process.exitCode = fail(err);
+    }
+  };
+}
+
+export function fail(err: unknown): number {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`configuration error: ${err.message}\n`);
+    return 2;
+  }
+  const failure =
+    err instanceof RemoteFailure ? { kind: err.kind, message: err.message } : describeFailure(err);
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    failure.message = `cannot listen: ${failure.message}`;
+  } else if (failure.kind === 'internal' && !(err instanceof CommandError)) {
+    failure.message = `unexpected failure: ${failure.message}`;
+  }
+  process.stderr.write(`error: ${failure.message}\n`);
+  return 1;
+}
+
+/** A one-line progress display per collection, on a terminal only. */
+export function progressDisplay(stream: NodeJS.WriteStream = process.stderr) {
+  if (!stream.isTTY) return undefined;
+  let shownAt = 0;
+  return (p: ImportProgress) => {
+    const done = p.done >= p.total;
+    if (!done && Date.now() - shownAt < 80) return;
+    shownAt = Date.now();
+    const width = 24;
+    const filled = Math.round((p.done / Math.max(p.total, 1)) * width);
+    const bar = `${'#'.repeat(filled)}${'.'.repeat(width - filled)}`;
+    stream.write(`\r\x1b[K  ${p.collection.padEnd(22)} [${bar}] ${p.done}/${p.total}${done ? '\n' : ''}`);
+  };
+}
+
+/** Counts as aligned lines, leaving out what the file did not have. */
+export function countsText(counts: Record<string, number>): string {
+  const lines = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => `  ${name.padEnd(22)} ${n}`);
+  return lines.length ? lines.join('\n') : '  (nothing)';
+}

@@ -1,0 +1,248 @@
+// A typed client of every data route. Reads (and dry runs, which write nothing) retry on 429
+// (after Retry-After), 502, 503 and lost connections with bounded backoff, and once after a 401
+// with a renewed token; writes are sent exactly once (an unanswered write throws `outcome_unknown`, a 409 is the caller's to
+// resolve by re-reading). Every error is a ComandaError.
+import type {
+  ProductDryRun,
+  ProductHistoryEntry,
+  ProductHistoryPage,
+  ProductHistoryQuery,
+} from './change-review-types.ts';
+import { ComandaError } from './errors.ts';
+import type {
+  CatalogCategory,
+  Menu,
+  MenuQuery,
+  Product,
+  ProductAvailability,
+  ProductBulkEdit,
+  ProductCreate,
+  ProductEdit,
+} from './product-types.ts';
+import type {
+  CashFlowEntry,
+  CashFlowsPage,
+  CashFlowsQuery,
+  NfeListQuery,
+  ReceivedNfe,
+  ReceivedNfeDetail,
+} from './report-types.ts';
+import { TokenManager, type TokenManagerOptions } from './token-manager.ts';
+import {
+  type ClientLogEvent,
+  DEFAULT_RETRY,
+  type Exchange,
+  NO_RETRY,
+  READ_RETRY,
+  type RetryPolicy,
+  send,
+  sleep,
+  type Transport,
+} from './transport.ts';
+
+/** Anything that hands out access tokens: a TokenManager, or a fixed restaurant session. */
+export type TokenSource = { getAccessToken(): Promise<string>; invalidate?(token: string): void };
+
+export type ComandaClientOptions = {
+  /** The service address, without /v1 (e.g. http://127.0.0.1:3000). */
+  baseUrl: string;
+  /** A token source; or give `apiKey` (and the other TokenManager options) to make one. */
+  tokens?: TokenSource;
+  /** Default `restaurant_id` for partner credentials; each call may override it. */
+  restaurantId?: number;
+  retry?: Partial<RetryPolicy>;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  logger?: (event: ClientLogEvent) => void;
+} & Partial<
+  Pick<TokenManagerOptions, 'apiKey' | 'scope' | 'refreshToken' | 'onTokens' | 'refreshMarginSeconds'>
+>;
+
+export type CallOptions = { restaurantId?: number; signal?: AbortSignal };
+
+/** `dryRun: true`: every check of the write, nothing written; the answer is the review. */
+export type EditOptions = CallOptions & { dryRun?: boolean };
+
+type Query = Record<string, string | number | boolean | undefined>;
+type Method = Exchange['method'];
+
+export class ComandaClient {
+  readonly tokens: TokenSource;
+  readonly #transport: Transport;
+  readonly #restaurantId: number | undefined;
+
+  constructor(options: ComandaClientOptions) {
+    const { baseUrl, fetch = globalThis.fetch, logger, timeoutMs = 30_000 } = options;
+    if (!options.tokens && !options.apiKey) throw new TypeError('ComandaClient needs `tokens` or `apiKey`.');
+    this.tokens =
+      options.tokens ?? new TokenManager({ ...options, apiKey: options.apiKey!, fetch, logger, timeoutMs });
+    this.#restaurantId = options.restaurantId;
+    this.#transport = {
+      baseUrl,
+      fetch,
+      timeoutMs,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      log: logger,
+      sleep,
+    };
+  }
+
+  listProducts(options?: CallOptions): Promise<CatalogCategory[]> {
+    return this.#call('GET', '/v1/products', {}, undefined, options);
+  }
+
+  getProduct(productId: number, options?: CallOptions): Promise<Product> {
+    return this.#call('GET', `/v1/products/${id(productId)}`, {}, undefined, options);
+  }
+
+  createProduct(product: ProductCreate, options?: CallOptions): Promise<Product> {
+    return this.#call('POST', '/v1/products', {}, product, options);
+  }
+
+  editProduct(
+    productId: number,
+    changes: ProductEdit,
+    options: EditOptions & { dryRun: true },
+  ): Promise<ProductDryRun>;
+  editProduct(
+    productId: number,
+    changes: ProductEdit,
+    options?: EditOptions & { dryRun?: false },
+  ): Promise<Product>;
+  editProduct(
+    productId: number,
+    changes: ProductEdit,
+    options?: EditOptions,
+  ): Promise<Product | ProductDryRun>;
+  editProduct(productId: number, changes: ProductEdit, { dryRun, ...options }: EditOptions = {}) {
+    return this.#call('PUT', `/v1/products/${id(productId)}`, dryRunQuery(dryRun), changes, options);
+  }
+
+  /** 1 to 100 edits, all or none; the answer keeps their order. */
+  bulkEditProducts(edits: ProductBulkEdit[], options: EditOptions & { dryRun: true }): Promise<ProductDryRun>;
+  bulkEditProducts(edits: ProductBulkEdit[], options?: EditOptions & { dryRun?: false }): Promise<Product[]>;
+  bulkEditProducts(edits: ProductBulkEdit[], options?: EditOptions): Promise<Product[] | ProductDryRun>;
+  bulkEditProducts(edits: ProductBulkEdit[], { dryRun, ...options }: EditOptions = {}) {
+    return this.#call('PUT', '/v1/products/bulk', dryRunQuery(dryRun), edits, options);
+  }
+
+  /** One page of the product's change log, newest first; pass `next_cursor` back as `cursor`. */
+  history(
+    productId: number,
+    query: ProductHistoryQuery = {},
+    options?: CallOptions,
+  ): Promise<ProductHistoryPage> {
+    return this.#call('GET', `/v1/products/${id(productId)}/history`, query, undefined, options);
+  }
+
+  /** Every change of the product, newest first, page after page. */
+  async *historyEntries(productId: number, options?: CallOptions): AsyncGenerator<ProductHistoryEntry> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.history(productId, { cursor }, options);
+      yield* page.items;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  setAvailability(
+    productId: number,
+    availability: ProductAvailability,
+    options?: CallOptions,
+  ): Promise<Product> {
+    return this.#call('PATCH', `/v1/products/${id(productId)}/availability`, {}, availability, options);
+  }
+
+  getMenu(query: MenuQuery = {}, options?: CallOptions): Promise<Menu> {
+    return this.#call('GET', '/v1/menu', query, undefined, options);
+  }
+
+  /** One page (100 main entries from `offset`); see cashFlowPages() for all of them. */
+  listCashFlows(query: CashFlowsQuery, options?: CallOptions): Promise<CashFlowsPage> {
+    return this.#call('GET', '/v1/financial/cash-flows', query, undefined, options);
+  }
+
+  /** Every page of the period, offset by 100 while `remaining` > 0. */
+  async *cashFlowPages(query: CashFlowsQuery, options?: CallOptions): AsyncGenerator<CashFlowsPage> {
+    let offset = query.offset ?? 0;
+    for (;;) {
+      const page = await this.listCashFlows({ ...query, offset }, options);
+      yield page;
+      if (page.remaining <= 0 || page.count === 0) return;
+      offset = page.offset + page.limit;
+    }
+  }
+
+  /** Every main entry of the period (children stay inside `items`). */
+  async *cashFlowEntries(query: CashFlowsQuery, options?: CallOptions): AsyncGenerator<CashFlowEntry> {
+    for await (const page of this.cashFlowPages(query, options)) yield* page.cash_flows;
+  }
+
+  listReceivedNfe(query: NfeListQuery, options?: CallOptions): Promise<ReceivedNfe[]> {
+    return this.#call('GET', '/v1/nfe-received', query, undefined, options);
+  }
+
+  getReceivedNfe(nfeReceivedId: number, options?: CallOptions): Promise<ReceivedNfeDetail> {
+    return this.#call('GET', `/v1/nfe-received/info/${id(nfeReceivedId)}`, {}, undefined, options);
+  }
+
+  async #call<T>(
+    method: Method,
+    path: string,
+    query: Query,
+    body: unknown,
+    options: CallOptions = {},
+  ): Promise<T> {
+    // A dry run writes nothing, so it is as safe to send again as a read.
+    const read = method === 'GET' || query.dry_run === 'true';
+    const url = withQuery(path, { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId });
+    for (let renewed = false; ; renewed = true) {
+      const token = await this.tokens.getAccessToken();
+      const exchange: Exchange = {
+        method,
+        path: url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        retryOn: read ? READ_RETRY : NO_RETRY,
+        retryLost: read,
+        signal: options.signal,
+      };
+      try {
+        return (await parse(await send(this.#transport, exchange))) as T;
+      } catch (error) {
+        // A refused token is dropped either way; only a read is sent again with a new one.
+        if (!(error instanceof ComandaError) || error.status !== 401) throw error;
+        this.tokens.invalidate?.(token);
+        if (!read || renewed) throw error;
+      }
+    }
+  }
+}
+
+function id(value: number): string {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new TypeError(`Expected a positive integer id, got ${value}.`);
+  return String(value);
+}
+
+const dryRunQuery = (dryRun: boolean | undefined): Query => (dryRun ? { dry_run: 'true' } : {});
+
+function withQuery(path: string, query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+async function parse(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ComandaError(response.status, 'unexpected_response', 'The answer is not JSON.', { cause });
+  }
+}

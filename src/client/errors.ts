@@ -1,0 +1,71 @@
+// The one error type of the client, and the masking every message and log event goes through.
+
+export type FieldError = { field: string; message: string };
+
+/**
+ * `key` is the API's error key (`product_update_conflict`, `invalid_token`...), the OAuth
+ * `error` code on the token endpoint (`invalid_grant`...), or one of the client's own:
+ * `network_error` (no answer; reads only, nothing was sent or the answer was lost),
+ * `outcome_unknown` (a write got no answer: it may have been applied, re-read before retrying),
+ * `timeout`, `unexpected_response`, `token_persistence_failed`.
+ */
+export class ComandaError extends Error {
+  readonly status: number;
+  readonly key: string;
+  /** The `X-Error-Id` header: quote it to support. */
+  readonly errorId: string | undefined;
+  readonly errors: FieldError[] | undefined;
+  /** Seconds from `Retry-After`, when the server sent it. */
+  readonly retryAfter: number | undefined;
+  /** The parsed error body (e.g. `conflicts` of a 409). */
+  readonly body: unknown;
+
+  constructor(
+    status: number,
+    key: string,
+    message: string,
+    details: {
+      errorId?: string;
+      errors?: FieldError[];
+      retryAfter?: number;
+      body?: unknown;
+      cause?: unknown;
+    } = {},
+  ) {
+    super(maskSecrets(message), details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'ComandaError';
+    this.status = status;
+    this.key = key;
+    this.errorId = details.errorId;
+    this.errors = details.errors;
+    this.retryAfter = details.retryAfter;
+    this.body = details.body;
+  }
+}
+
+// API keys, access and refresh tokens, authorization codes, and anything after "Bearer ".
+const SECRET = /\b(ck_live_|ck_test_|cat_|crt_|cac_)([A-Za-z0-9_-]{4})[A-Za-z0-9_-]*/g;
+const BEARER = /\b(Bearer\s+)\S+/gi;
+
+/** Keeps a secret's prefix and 4 characters, enough to tell keys apart, never to use one. */
+export function maskSecrets(text: string): string {
+  return text.replace(SECRET, '$1$2…').replace(BEARER, '$1***');
+}
+
+/** Builds the ComandaError of a non-2xx answer from its body and headers. */
+export async function errorFromResponse(response: Response): Promise<ComandaError> {
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const header = response.headers.get('retry-after');
+  const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+  const errorId = response.headers.get('x-error-id') ?? undefined;
+  const key = body?.key ?? body?.error ?? (response.status === 429 ? 'rate_limited' : 'unexpected_response');
+  const message =
+    body?.message ?? body?.error_description ?? `HTTP ${response.status} ${response.statusText}`.trim();
+  return new ComandaError(response.status, key, message, { errorId, errors: body?.errors, retryAfter, body });
+}

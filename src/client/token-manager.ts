@@ -1,0 +1,205 @@
+// Access tokens for an API key (contract 4.1, 5): exchange the key once, then refresh 60 s
+// before expiry (computed from each answer's `expires_in`). Refresh tokens are single use and a
+// reuse revokes the whole family, so every refresh here is single-flight: concurrent callers
+// share one request, and a refresh token is never sent twice, not even after a lost answer
+// (the manager then starts a new family with the API key instead).
+import { ComandaError } from './errors.ts';
+import { type ClientLogEvent, DEFAULT_RETRY, READ_RETRY, send, sleep, type Transport } from './transport.ts';
+
+const RATE_LIMITED = new Set([429]);
+
+export type TokenSet = {
+  accessToken: string;
+  /** Persist it: it is the only one that still works (the one before was consumed). */
+  refreshToken: string | undefined;
+  /** Epoch milliseconds, from the `expires_in` of the answer. */
+  expiresAt: number;
+  scope: string;
+};
+
+export type TokenManagerOptions = {
+  /** The service address, without /v1 (e.g. http://127.0.0.1:3000). */
+  baseUrl: string;
+  apiKey: string;
+  /** Narrows the key's scopes; never widens them. */
+  scope?: string | readonly string[];
+  /** A refresh token persisted by `onTokens` in an earlier run, to continue its family. */
+  refreshToken?: string;
+  /** Called (and awaited) after every exchange or refresh, before the new token is used. */
+  onTokens?: (tokens: TokenSet) => void | Promise<void>;
+  /** Seconds before expiry to refresh (default 60; at most half the token lifetime). */
+  refreshMarginSeconds?: number;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  logger?: (event: ClientLogEvent) => void;
+  now?: () => number;
+};
+
+type TokenAnswer = { access_token: string; expires_in: number; refresh_token?: string; scope: string };
+
+const FAMILY_REVOKED =
+  'The refresh token was refused (invalid_grant): it expired, its API key was revoked, or it was already used, which revokes the whole token family and the access tokens of the key. Check that no other process refreshes with the same tokens, then call reset() to exchange the API key again.';
+
+export class TokenManager {
+  readonly #apiKey: string;
+  readonly #scope: string | undefined;
+  readonly #onTokens: TokenManagerOptions['onTokens'];
+  readonly #margin: number;
+  readonly #now: () => number;
+  readonly #transport: Transport;
+  #refreshToken: string | undefined;
+  #access: { token: string; refreshAt: number; expiresAt: number } | undefined;
+  #pending: Promise<string> | undefined;
+  #refused: ComandaError | undefined;
+
+  constructor(options: TokenManagerOptions) {
+    this.#apiKey = options.apiKey;
+    this.#scope = typeof options.scope === 'string' ? options.scope : options.scope?.join(' ');
+    this.#refreshToken = options.refreshToken;
+    this.#onTokens = options.onTokens;
+    this.#margin = options.refreshMarginSeconds ?? 60;
+    this.#now = options.now ?? Date.now;
+    this.#transport = {
+      baseUrl: options.baseUrl,
+      fetch: options.fetch ?? globalThis.fetch,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retry: DEFAULT_RETRY,
+      log: options.logger,
+      sleep,
+    };
+  }
+
+  /** A valid access token: the current one, or one fresh from a single shared refresh. */
+  getAccessToken(): Promise<string> {
+    if (this.#access && this.#now() < this.#access.refreshAt) return Promise.resolve(this.#access.token);
+    this.#pending ??= this.#renew()
+      .catch((error) => this.#fallback(error))
+      .finally(() => {
+        this.#pending = undefined;
+      });
+    return this.#pending;
+  }
+
+  /** The server refused `token` (401): the next call renews, unless another call already did. */
+  invalidate(token: string): void {
+    if (this.#access?.token === token) this.#access = undefined;
+  }
+
+  /** Forgets every token: the next call exchanges the API key (a new family). */
+  reset(): void {
+    this.#access = undefined;
+    this.#refreshToken = undefined;
+    this.#refused = undefined;
+  }
+
+  toJSON() {
+    return { hasRefreshToken: this.#refreshToken !== undefined, expiresAt: this.#access?.expiresAt ?? null };
+  }
+
+  async #renew(): Promise<string> {
+    if (this.#refused) throw this.#refused;
+    const refreshToken = this.#refreshToken;
+    if (refreshToken === undefined) return this.#exchange();
+    // From here this refresh token counts as sent: whatever happens, it is not sent again...
+    this.#refreshToken = undefined;
+    try {
+      return await this.#grant('refresh_token', { refresh_token: refreshToken });
+    } catch (error) {
+      if (!(error instanceof ComandaError)) throw error;
+      if (error.key === 'invalid_grant') throw this.#refuse(error);
+      // ...except after a 429, which the server answers before the grant runs.
+      if (error.status === 429) this.#refreshToken = refreshToken;
+      if (error.status >= 400 && error.status < 500) throw error;
+      // No answer or a server failure: the token may be consumed. A new family is safe, a resend is not.
+      this.#transport.log?.({ type: 'refresh_abandoned', reason: error.key });
+      return this.#exchange();
+    }
+  }
+
+  #exchange(): Promise<string> {
+    return this.#grant('api_key', { api_key: this.#apiKey, scope: this.#scope });
+  }
+
+  /** A transient failure while the current token has time left: keep using it. */
+  #fallback(error: unknown): string {
+    const access = this.#access;
+    const transient =
+      error instanceof ComandaError &&
+      error.key !== 'token_persistence_failed' &&
+      (error.status === 0 || error.status === 429 || error.status >= 500);
+    if (transient && access && this.#now() < access.expiresAt - 5000) return access.token;
+    throw error;
+  }
+
+  #refuse(error: ComandaError): ComandaError {
+    this.#access = undefined;
+    this.#refused = new ComandaError(error.status, 'invalid_grant', FAMILY_REVOKED, {
+      errorId: error.errorId,
+      body: error.body,
+    });
+    return this.#refused;
+  }
+
+  async #grant(
+    grant: 'api_key' | 'refresh_token',
+    fields: Record<string, string | undefined>,
+  ): Promise<string> {
+    const form = new URLSearchParams({ grant_type: grant });
+    for (const [name, value] of Object.entries(fields)) if (value) form.set(name, value);
+    const sentAt = this.#now();
+    let answer: TokenAnswer;
+    try {
+      const response = await send(this.#transport, {
+        method: 'POST',
+        path: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form.toString(),
+        // A key exchange may be repeated (it only starts another family); a refresh may not.
+        retryOn: grant === 'api_key' ? READ_RETRY : RATE_LIMITED,
+        retryLost: grant === 'api_key',
+      });
+      answer = await tokenAnswer(response);
+    } catch (error) {
+      this.#transport.log?.({ type: 'tokens', grant, outcome: 'failed', key: (error as ComandaError).key });
+      throw error;
+    }
+    this.#transport.log?.({ type: 'tokens', grant, outcome: 'issued' });
+    return this.#keep(answer, sentAt);
+  }
+
+  async #keep(answer: TokenAnswer, sentAt: number): Promise<string> {
+    const expiresAt = sentAt + answer.expires_in * 1000;
+    const margin = Math.min(this.#margin, answer.expires_in / 2) * 1000;
+    this.#access = { token: answer.access_token, expiresAt, refreshAt: expiresAt - margin };
+    this.#refreshToken = answer.refresh_token;
+    const tokens = {
+      accessToken: answer.access_token,
+      refreshToken: answer.refresh_token,
+      expiresAt,
+      scope: answer.scope,
+    };
+    try {
+      await this.#onTokens?.(tokens);
+    } catch (cause) {
+      throw new ComandaError(
+        0,
+        'token_persistence_failed',
+        'onTokens failed: the new refresh token was not persisted (it is kept in memory).',
+        { cause },
+      );
+    }
+    return answer.access_token;
+  }
+}
+
+async function tokenAnswer(response: Response): Promise<TokenAnswer> {
+  const answer: any = await response.json().catch(() => undefined);
+  if (typeof answer?.access_token !== 'string' || typeof answer.expires_in !== 'number') {
+    throw new ComandaError(
+      response.status,
+      'unexpected_response',
+      'The token endpoint answered without a token.',
+    );
+  }
+  return answer;
+}

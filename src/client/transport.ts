@@ -1,0 +1,133 @@
+// One HTTP exchange with bounded retries. Only what is safe is retried: a read (GET) on 429,
+// 502, 503, a timeout or a lost connection, and a token request on 429 (answered before the
+// grant runs). A write is sent once: without an answer its outcome is unknown, and the
+// contract forbids retrying it blindly.
+import { ComandaError, errorFromResponse, maskSecrets } from './errors.ts';
+
+export type ClientLogEvent =
+  | { type: 'retry'; method: string; path: string; status: number | null; attempt: number; delayMs: number }
+  | { type: 'tokens'; grant: 'api_key' | 'refresh_token'; outcome: 'issued' | 'failed'; key?: string }
+  | { type: 'refresh_abandoned'; reason: string };
+
+export type RetryPolicy = {
+  /** Further attempts after the first (default 3). */
+  retries: number;
+  /** First backoff for 502/503 and lost connections, doubled each time (default 250 ms). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited for: the 429 is thrown (default 60 s). */
+  maxRetryAfterSeconds: number;
+};
+
+export type Transport = {
+  baseUrl: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  log?: (event: ClientLogEvent) => void;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+};
+
+export type Exchange = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Statuses worth another attempt; empty for writes. */
+  retryOn: ReadonlySet<number>;
+  /** Whether a lost connection or a timeout may be retried (reads only). */
+  retryLost: boolean;
+  signal?: AbortSignal;
+};
+
+export const READ_RETRY = new Set([429, 502, 503]);
+export const NO_RETRY = new Set<number>();
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  retries: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 5000,
+  maxRetryAfterSeconds: 60,
+};
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+function backoff(policy: RetryPolicy, attempt: number): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+function lost(error: unknown, exchange: Exchange, timedOut: boolean): ComandaError {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (exchange.retryLost) {
+    const key = timedOut ? 'timeout' : 'network_error';
+    return new ComandaError(0, key, `${exchange.method} ${exchange.path}: no answer (${reason}).`, {
+      cause: error,
+    });
+  }
+  return new ComandaError(
+    0,
+    'outcome_unknown',
+    `${exchange.method} ${exchange.path}: no answer (${reason}); the write may or may not have been applied. Re-read before sending it again.`,
+    { cause: error },
+  );
+}
+
+export async function send(t: Transport, exchange: Exchange): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const timeout = AbortSignal.timeout(t.timeoutMs);
+    const signal = exchange.signal ? AbortSignal.any([exchange.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await t.fetch(`${t.baseUrl.replace(/\/+$/, '')}${exchange.path}`, {
+        method: exchange.method,
+        headers: exchange.headers,
+        body: exchange.body,
+        signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      if (exchange.signal?.aborted) throw exchange.signal.reason;
+      const failure = lost(error, exchange, timeout.aborted);
+      if (!exchange.retryLost || attempt >= t.retry.retries) throw failure;
+      await pause(t, exchange, null, attempt, backoff(t.retry, attempt));
+      continue;
+    }
+    if (response.ok || !exchange.retryOn.has(response.status) || attempt >= t.retry.retries) {
+      if (response.ok) return response;
+      throw await errorFromResponse(response);
+    }
+    const header = response.headers.get('retry-after');
+    const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
+    if (retryAfter !== undefined && retryAfter > t.retry.maxRetryAfterSeconds)
+      throw await errorFromResponse(response);
+    await response.body?.cancel();
+    const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff(t.retry, attempt);
+    await pause(t, exchange, response.status, attempt, delay);
+  }
+}
+
+async function pause(
+  t: Transport,
+  exchange: Exchange,
+  status: number | null,
+  attempt: number,
+  delayMs: number,
+) {
+  const path = maskSecrets(exchange.path);
+  t.log?.({ type: 'retry', method: exchange.method, path, status, attempt: attempt + 1, delayMs });
+  await t.sleep(delayMs, exchange.signal);
+}

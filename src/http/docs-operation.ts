@@ -1,0 +1,123 @@
+// @fastify/swagger's `transform`: what every data route shares is derived here from its
+// `config.scope` and its schema parts (security, the standard error responses with their keys
+// and headers, a tag and an operationId), so route modules only declare what is theirs
+// (summary, parameters, bodies, success responses and, in `config.errorKeys`, their own keys).
+import type { RouteOptions } from 'fastify';
+import { APP_ERRORS, byStatus, errorResponse, headerSchemas, type Sample } from './docs-errors.ts';
+import { describeOAuthRoute } from './docs-token.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Catalogue keys (errors.ts) this route answers besides the standard ones; documented only. */
+    errorKeys?: readonly string[];
+  }
+}
+
+type Schema = Record<string, any>;
+
+const HIDDEN = [/^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/docs(\/|$)/, /^\/openapi\.(json|yaml)$/];
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed per minute for this credential.' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the current minute.' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until the window restarts.' },
+};
+
+/** The keys every route of this shape can answer with, whatever its module. */
+function standardKeys(schema: Schema, scope: string | undefined): string[] {
+  const keys = ['internal_error'];
+  if (schema.body) keys.push('invalid_body', 'payload_too_large');
+  if (schema.querystring || scope) keys.push('invalid_query');
+  if (schema.params) keys.push('invalid_parameter');
+  if (scope) {
+    keys.push('restaurant_id_required', 'invalid_token', 'insufficient_scope', 'restaurant_forbidden');
+    keys.push('rate_limited', 'service_unavailable');
+  }
+  return keys;
+}
+
+const VALIDATION: Record<string, [part: string, prefix: string]> = {
+  invalid_body: ['body', 'Invalid body'],
+  invalid_query: ['querystring', 'Invalid query'],
+  invalid_parameter: ['params', 'Invalid path parameter'],
+};
+
+/** A field of the route's own schema part and what the validator would say of a wrong value. */
+function exampleField(part: Schema | undefined): { field: string; message: string } | undefined {
+  if (part?.type === 'array') {
+    const item = exampleField(part.items);
+    return item && { ...item, field: `[0].${item.field}` };
+  }
+  const field = part?.required?.[0] ?? Object.keys(part?.properties ?? {})[0];
+  if (!field) return undefined;
+  const type = part?.properties[field]?.type;
+  return { field, message: type ? `must be ${[type].flat().join(',')}` : 'is invalid' };
+}
+
+/** Validation examples name a field of this route rather than the catalogue's sample. */
+function forRoute(sample: Sample, schema: Schema): Sample {
+  const validation = VALIDATION[sample.key];
+  const error = validation && exampleField(schema[validation[0]]);
+  if (!error) return sample;
+  const message = `${validation[1]}: ${error.field} ${error.message}.`;
+  return { ...sample, message, body: { ...sample.body, message, errors: [error] } };
+}
+
+const isSuccess = (status: string) => /^[23]/.test(status);
+
+function declaredFor(declared: Schema, status: number): Schema | undefined {
+  return declared[status] ?? declared[`${String(status)[0]}xx`] ?? declared[`${String(status)[0]}XX`];
+}
+
+function responses(schema: Schema, route: RouteOptions): Schema {
+  const declared: Schema = schema.response ?? {};
+  const scope = route.config?.scope;
+  const result: Schema = {};
+  for (const [status, body] of Object.entries(declared)) {
+    if (!isSuccess(status)) continue;
+    const described = { 'x-response-description': status === '201' ? 'Created' : 'OK', ...body };
+    result[status] = scope
+      ? { ...described, headers: { ...body.headers, ...RATE_LIMIT_HEADERS } }
+      : described;
+  }
+  const keys = [...standardKeys(schema, scope), ...(route.config?.errorKeys ?? [])];
+  for (const [status, samples] of byStatus(APP_ERRORS, keys)) {
+    const own = samples.map((sample) => forRoute(sample, schema));
+    result[status] = errorResponse(own, declaredFor(declared, status), 'key');
+  }
+  // A declared error status no key documents keeps its schema and gains the error-id header.
+  for (const [status, body] of Object.entries(declared)) {
+    if (isSuccess(status) || /x/i.test(status) || result[status]) continue;
+    result[status] = { ...body, headers: headerSchemas(['x-error-id']) };
+  }
+  return result;
+}
+
+function tagOf(url: string): string {
+  return url.split('/').filter((part) => part && part !== 'v1')[0] ?? 'default';
+}
+
+/** GET /v1/products/:productId -> getProductsByProductId. */
+function operationIdOf(method: string, url: string): string {
+  const words = url
+    .split('/')
+    .filter((part) => part && part !== 'v1')
+    .map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part))
+    .flatMap((part) => part.split(/[-_]/));
+  return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join('');
+}
+
+export function describeRoute({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }) {
+  if (HIDDEN.some((pattern) => pattern.test(url))) return { schema: { ...schema, hide: true }, url };
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  const described: Schema = {
+    ...schema,
+    tags: schema?.tags ?? [tagOf(url)],
+    operationId: schema?.operationId ?? operationIdOf(method, url),
+  };
+  if (url.startsWith('/oauth/')) return { schema: describeOAuthRoute(described, url), url };
+  const scope = route.config?.scope;
+  if (scope) described.security = [{ oauth2: [scope] }, { bearer: [] }];
+  described.response = responses(described, route);
+  return { schema: described, url };
+}

@@ -1,0 +1,148 @@
+// Cash flows: standalone entries, invoices and titles; the items of an invoice (invoice_item) or
+// a title (title_entry) inherit the parent's dates, payment, direction, supplier, bank account
+// and payment method unless they give their own, and the parent's value is the sum of its items.
+import { sql } from 'kysely';
+import { formatCents, toCents } from '../lib/money.ts';
+import { inRestaurant } from './catalog.ts';
+import type { Collection, Ref, Row } from './collection.ts';
+import { arrayOf, bool, date, id, instant, oneOf, text } from './fields.ts';
+import type { Issues } from './issues.ts';
+import { money } from './money.ts';
+import { nested, nullable, optional, required } from './record.ts';
+import { upsertRows } from './write.ts';
+
+const INHERITED = [
+  'due_date',
+  'competence_date',
+  'paid',
+  'paid_at',
+  'is_earning',
+  'provider_id',
+  'bank_account_id',
+  'payment_method_id',
+  'deleted_at',
+] as const;
+const CHILD_TYPE: Record<string, string> = { invoice: 'invoice_item', title: 'title_entry' };
+const LINKS = [
+  ['provider_id', 'suppliers'],
+  ['bank_account_id', 'bank_accounts'],
+  ['payment_method_id', 'payment_methods'],
+  ['category_subcategory_id', 'cost_centres'],
+] as const;
+
+const common = {
+  description: nullable(text()),
+  value: required(money({ min: 0 })),
+  category_subcategory_id: nullable(id),
+};
+
+const item = nested({
+  id: required(id),
+  entry_type: optional(oneOf(['invoice_item', 'title_entry']), undefined),
+  ...common,
+  due_date: optional(date, undefined),
+  competence_date: nullable(date, undefined),
+  paid: optional(bool, undefined),
+  paid_at: nullable(instant, undefined),
+  is_earning: optional(bool, undefined),
+  provider_id: nullable(id, undefined),
+  bank_account_id: nullable(id, undefined),
+  payment_method_id: nullable(id, undefined),
+  counts_for_result: optional(bool, true),
+  deleted_at: nullable(instant, undefined),
+});
+
+function checkPayment(row: Row, at: string, issues: Issues): void {
+  if (row.paid_at !== null && !row.paid) issues.add(`${at}.paid_at`, 'must be null when paid is false');
+}
+
+function linkRefs(row: Row, path: string): Ref[] {
+  return LINKS.filter(([field]) => row[field] !== null).map(([field, table]) => ({
+    path: `${path}.${field}`,
+    table,
+    id: row[field],
+  }));
+}
+
+export const cashFlows: Collection = {
+  name: 'cash_flows',
+  spec: {
+    id: required(id),
+    restaurant_id: required(id),
+    entry_type: required(oneOf(['standalone', 'invoice', 'title'])),
+    ...common,
+    due_date: required(date),
+    competence_date: nullable(date),
+    paid: optional(bool, false),
+    paid_at: nullable(instant),
+    is_earning: required(bool),
+    provider_id: nullable(id),
+    bank_account_id: nullable(id),
+    payment_method_id: nullable(id),
+    // Parents of items default to false: their items carry the cost-centre result.
+    counts_for_result: optional(bool, undefined),
+    deleted_at: nullable(instant),
+    items: optional(arrayOf(item), null),
+  },
+  ids: (row) => [
+    { path: '.id', table: 'cash_flows', id: row.id },
+    ...(row.items ?? []).map((child: Row, i: number) => ({
+      path: `.items[${i}].id`,
+      table: 'cash_flows',
+      id: child.id,
+    })),
+  ],
+  refs: (row) => [
+    ...inRestaurant(row),
+    ...linkRefs(row, ''),
+    ...(row.items ?? []).flatMap((child: Row, i: number) => linkRefs(child, `.items[${i}]`)),
+  ],
+  check: (row, at, issues) => {
+    row.counts_for_result ??= row.entry_type === 'standalone';
+    checkPayment(row, at, issues);
+    if (row.items === null) return;
+    const childType = CHILD_TYPE[row.entry_type];
+    if (!childType) {
+      issues.add(`${at}.items`, `only an invoice or a title has items (entry_type is "${row.entry_type}")`);
+      return;
+    }
+    let cents = 0;
+    row.items.forEach((child: Row, i: number) => {
+      if ((child.entry_type ?? childType) !== childType) {
+        issues.add(
+          `${at}.items[${i}].entry_type`,
+          `must be ${childType} under ${row.entry_type === 'invoice' ? 'an invoice' : 'a title'}`,
+        );
+      }
+      child.entry_type = childType;
+      for (const field of INHERITED) child[field] ??= row[field];
+      checkPayment(child, `${at}.items[${i}]`, issues);
+      cents += toCents(child.value);
+    });
+    if (cents !== toCents(row.value)) {
+      issues.add(
+        `${at}.value`,
+        `must equal the sum of its items (${row.value} given, items sum ${formatCents(cents)})`,
+      );
+    }
+  },
+  size: (row) => 1 + (row.items?.length ?? 0),
+  write: async (ctx, records) => {
+    const parents = records.map(({ row: { items, ...parent } }) => ({ ...parent, parent_id: null }));
+    const children = records.flatMap(({ row }) =>
+      (row.items ?? []).map((child: Row) => ({
+        ...child,
+        restaurant_id: row.restaurant_id,
+        parent_id: row.id,
+      })),
+    );
+    await upsertRows(ctx, 'cash_flows', parents);
+    // Replacing an entry replaces its items: children the file no longer lists go.
+    const listed = [...parents, ...children].map((r) => r.id);
+    await sql`delete from cash_flows where parent_id = any(${listed}) and not (id = any(${children.map((c) => c.id)}))`.execute(
+      ctx.tx,
+    );
+    await upsertRows(ctx, 'cash_flows', children);
+    return { cash_flows: parents.length, cash_flow_items: children.length };
+  },
+};

@@ -1,0 +1,118 @@
+// Restaurants, brands, product categories and add-on groups (complement categories + options).
+import { sql } from 'kysely';
+import type { Collection, Rec, Ref, Row } from './collection.ts';
+import { arrayOf, bool, id, instant, integer, oneOf, text, timeZone } from './fields.ts';
+import { money } from './money.ts';
+import { nested, nullable, optional, required } from './record.ts';
+import { schedules } from './schedules.ts';
+import { upsertRows } from './write.ts';
+
+export const name = required(text({ trim: true, nonEmpty: true, max: 255 }));
+
+export const inRestaurant = (row: Row): Ref[] => [
+  { path: '.restaurant_id', table: 'restaurants', id: row.restaurant_id },
+];
+
+const rowsOf = (records: Rec[]) => records.map((r) => r.row);
+
+export const restaurants: Collection = {
+  name: 'restaurants',
+  spec: {
+    id: required(id),
+    name,
+    timezone: optional(timeZone, 'America/Sao_Paulo'),
+    accepts_scheduling: optional(bool, false),
+  },
+  ids: (row) => [{ path: '.id', table: 'restaurants', id: row.id }],
+  size: () => 1,
+  write: async (ctx, records) => {
+    await upsertRows(ctx, 'restaurants', rowsOf(records));
+    return { restaurants: records.length };
+  },
+};
+
+export const productCategories: Collection = {
+  name: 'product_categories',
+  spec: {
+    id: required(id),
+    restaurant_id: required(id),
+    brand_id: nullable(id),
+    name,
+    position: optional(integer(), 0),
+    available: optional(bool, true),
+    kind: optional(oneOf(['regular', 'packaging', 'marketplace_mirror']), 'regular'),
+    schedules: optional(schedules, []),
+    removed_at: nullable(instant),
+  },
+  ids: (row) => [{ path: '.id', table: 'product_categories', id: row.id }],
+  refs: (row) => [
+    ...inRestaurant(row),
+    ...(row.brand_id === null ? [] : [{ path: '.brand_id', table: 'brands' as const, id: row.brand_id }]),
+  ],
+  size: () => 1,
+  write: async (ctx, records) => {
+    const rows = records.map(({ row }) => row);
+    await upsertRows(ctx, 'product_categories', rows);
+    // Products follow their category's brand, also those the file does not list.
+    await sql`update products p set brand_id = c.brand_id from product_categories c
+      where c.id = p.product_category_id and c.id = any(${rows.map((r) => r.id)})
+      and p.brand_id is distinct from c.brand_id`.execute(ctx.tx);
+    return { product_categories: records.length };
+  },
+};
+
+const option = nested({
+  id: required(id),
+  name,
+  price: optional(money({ min: 0 }), '0.00'),
+  delivery_price: nullable(money({ min: 0 })),
+  available: optional(bool, true),
+  position: optional(integer(), null),
+  removed_at: nullable(instant),
+});
+
+export const complementCategories: Collection = {
+  name: 'complement_categories',
+  spec: {
+    id: required(id),
+    restaurant_id: required(id),
+    name,
+    min: optional(integer(0, 1000), 0),
+    max: optional(integer(0, 1000), 1),
+    options: optional(arrayOf(option), []),
+    removed_at: nullable(instant),
+  },
+  ids: (row) => [
+    { path: '.id', table: 'complement_categories', id: row.id },
+    ...row.options.map((o: Row, i: number) => ({
+      path: `.options[${i}].id`,
+      table: 'complement_options',
+      id: o.id,
+    })),
+  ],
+  refs: inRestaurant,
+  check: (row, at, issues) => {
+    if (row.max < row.min) issues.add(`${at}.max`, `must be at least min (${row.min})`);
+  },
+  size: (row) => 1 + row.options.length,
+  write: async (ctx, records) => {
+    const groups = records.map(({ row: { options, ...group } }) => group);
+    const options = records.flatMap(({ row }) =>
+      row.options.map((o: Row, i: number) => ({
+        ...o,
+        position: o.position ?? i,
+        restaurant_id: row.restaurant_id,
+        complement_category_id: row.id,
+      })),
+    );
+    await upsertRows(ctx, 'complement_categories', groups);
+    // Replacing a group replaces its options: those no longer in the file go.
+    await ctx.tx
+      .deleteFrom('complement_options')
+      .where('complement_category_id', '=', sql<number>`any(${groups.map((g) => g.id)})`)
+      .where(sql<boolean>`not (id = any(${options.map((o) => o.id)}))`)
+      .execute();
+    await upsertRows(ctx, 'complement_options', options);
+    return { complement_categories: groups.length, complement_options: options.length };
+  },
+};

@@ -1,0 +1,110 @@
+// Value checkers of the import format. Each returns the value to store or throws a FieldProblem.
+import { FieldProblem } from './issues.ts';
+
+export type Check<T> = (value: unknown) => T;
+
+const MAX_INT = 2147483647;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/;
+
+export const integer =
+  (min = 0, max = MAX_INT): Check<number> =>
+  (value) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw new FieldProblem(`must be a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+
+export const id = integer(1);
+
+export const bool: Check<boolean> = (value) => {
+  if (typeof value !== 'boolean') throw new FieldProblem('must be true or false');
+  return value;
+};
+
+export const text =
+  (options: { max?: number; trim?: boolean; nonEmpty?: boolean } = {}): Check<string> =>
+  (value) => {
+    if (typeof value !== 'string') throw new FieldProblem('must be a string');
+    const result = options.trim ? value.trim() : value;
+    if (options.nonEmpty && result.length === 0) throw new FieldProblem('must not be empty');
+    if (options.max !== undefined && result.length > options.max) {
+      throw new FieldProblem(`must be at most ${options.max} characters`);
+    }
+    return result;
+  };
+
+export const oneOf =
+  <T extends string>(values: readonly T[]): Check<T> =>
+  (value) => {
+    if (typeof value !== 'string' || !values.includes(value as T)) {
+      throw new FieldProblem(`must be one of ${values.join(', ')}`);
+    }
+    return value as T;
+  };
+
+function realDate(year: number, month: number, day: number): boolean {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+export const date: Check<string> = (value) => {
+  const m = typeof value === 'string' ? DATE.exec(value) : null;
+  if (!m || !realDate(Number(m[1]), Number(m[2]), Number(m[3]))) {
+    throw new FieldProblem('must be a calendar date YYYY-MM-DD');
+  }
+  return value as string;
+};
+
+/** ISO 8601 with a time zone (`Z` or an offset): an instant must not depend on where it is read. */
+export const instant: Check<string> = (value) => {
+  const m = typeof value === 'string' ? INSTANT.exec(value) : null;
+  const ok =
+    m &&
+    realDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
+    Number(m[4]) < 24 &&
+    Number(m[5]) < 60 &&
+    Number(m[6] ?? 0) < 60 &&
+    Number(m[8] ?? 0) < 24 &&
+    Number(m[9] ?? 0) < 60;
+  if (!ok) throw new FieldProblem('must be an ISO 8601 date-time with Z or an offset');
+  return value as string;
+};
+
+export const arrayOf =
+  <T>(check: Check<T>, options: { unique?: boolean; nonEmpty?: boolean } = {}): Check<T[]> =>
+  (value) => {
+    if (!Array.isArray(value)) throw new FieldProblem('must be an array');
+    if (options.nonEmpty && value.length === 0) throw new FieldProblem('must not be empty');
+    const result = value.map((item, i) => {
+      try {
+        return check(item);
+      } catch (err) {
+        if (err instanceof FieldProblem) throw new FieldProblem(err.message, `[${i}]${err.path}`);
+        throw err;
+      }
+    });
+    if (options.unique) {
+      const seen = new Set<unknown>();
+      result.forEach((item, i) => {
+        if (seen.has(item)) throw new FieldProblem(`repeats ${JSON.stringify(item)}`, `[${i}]`);
+        seen.add(item);
+      });
+    }
+    return result;
+  };
+
+/** Anything JSON can hold (stored as jsonb). */
+export const json: Check<unknown> = (value) => value;
+
+export const timeZone: Check<string> = (value) => {
+  if (typeof value === 'string' && value) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      return value;
+    } catch {}
+  }
+  throw new FieldProblem('must be an IANA time zone such as America/Sao_Paulo');
+};

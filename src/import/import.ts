@@ -1,0 +1,57 @@
+// `comanda import`: checks the whole file, then writes it in one transaction. Every record is
+// checked on its own first; then, inside the transaction, against the file and the database;
+// any problem (or a database error while writing) rolls everything back.
+import type { Db } from '../db/database.ts';
+import type { IdTable, WriteContext } from './collection.ts';
+import { COLLECTIONS, emptyCounts, parseFile } from './collections.ts';
+import { Issues } from './issues.ts';
+import { checkReferences } from './references.ts';
+import { moveSequence } from './write.ts';
+
+export { ImportError } from './issues.ts';
+
+export type ImportProgress = { collection: string; done: number; total: number };
+
+export type ImportOptions = {
+  /** Encrypts brands' fiscal tokens (ctx.secrets.fiscalTokenKey). */
+  fiscalTokenKey?: string;
+  onProgress?: (progress: ImportProgress) => void;
+};
+
+export async function importData(db: Db, input: unknown, options: ImportOptions = {}) {
+  const issues = new Issues();
+  const parsed = parseFile(input, issues);
+  issues.throwIfAny();
+  const run = async (tx: Db) => {
+    const transaction = tx as WriteContext['tx'];
+    await checkReferences(transaction, parsed, issues);
+    for (const { collection, records } of parsed) {
+      if (records.length) await collection.verify?.(transaction, records, issues);
+    }
+    issues.throwIfAny();
+    const counts = emptyCounts();
+    const written = new Set<IdTable>();
+    for (const { collection, records } of parsed) {
+      if (!records.length) continue;
+      const progress = { collection: collection.name, done: 0, total: 0 };
+      for (const { row } of records) {
+        progress.total += collection.size(row);
+        for (const own of collection.ids(row)) written.add(own.table);
+      }
+      const advance = (rows: number) => {
+        progress.done += rows;
+        options.onProgress?.({ ...progress });
+      };
+      Object.assign(
+        counts,
+        await collection.write({ tx: transaction, fiscalTokenKey: options.fiscalTokenKey, advance }, records),
+      );
+    }
+    const ctx = { tx: transaction, advance: () => {} };
+    for (const table of written) if (table !== 'oauth_clients') await moveSequence(ctx, table);
+    return counts;
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+export const IMPORT_COLLECTIONS = COLLECTIONS.map((c) => c.name);

@@ -1,0 +1,91 @@
+// Ids across the file and the database: no id twice in the file, no record moved to another
+// restaurant by an upsert, and every reference pointing at a record of the same restaurant that
+// exists in the file or in the database.
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/types.ts';
+import { type Collection, type IdTable, LABELS, type Rec, type ScopedTable } from './collection.ts';
+import type { Issues } from './issues.ts';
+
+export type Parsed = { collection: Collection; records: Rec[] }[];
+
+type Owner = { restaurantId: number; idAt: string; movedAt: string };
+
+const UNSCOPED: IdTable[] = ['api_keys', 'oauth_clients'];
+
+function fileOwners(parsed: Parsed, issues: Issues): Map<IdTable, Map<number | string, Owner>> {
+  const owners = new Map<IdTable, Map<number | string, Owner>>();
+  for (const { collection, records } of parsed) {
+    for (const { at, row } of records) {
+      for (const own of collection.ids(row)) {
+        const table = owners.get(own.table) ?? new Map<number | string, Owner>();
+        owners.set(own.table, table);
+        const seen = table.get(own.id);
+        if (seen) issues.add(`${at}${own.path}`, `${LABELS[own.table]} ${own.id} is also at ${seen.idAt}`);
+        else {
+          const restaurantId = own.table === 'restaurants' ? row.id : row.restaurant_id;
+          const movedAt = `${at}${own.path === '.id' ? '.restaurant_id' : own.path}`;
+          table.set(own.id, { restaurantId, idAt: `${at}${own.path}`, movedAt });
+        }
+      }
+    }
+  }
+  return owners;
+}
+
+async function storedOwners(tx: Transaction<Database>, table: ScopedTable | 'restaurants', ids: Set<number>) {
+  const owners = new Map<number, number>();
+  if (!ids.size) return owners;
+  const column = table === 'restaurants' ? sql.ref('id') : sql.ref('restaurant_id');
+  const { rows } = await sql<{ id: number; restaurant_id: number }>`select id, ${column} as restaurant_id
+    from ${sql.table(table)} where id = any(${[...ids]})`.execute(tx);
+  for (const row of rows) owners.set(row.id, row.restaurant_id);
+  return owners;
+}
+
+export async function checkReferences(tx: Transaction<Database>, parsed: Parsed, issues: Issues) {
+  const inFile = fileOwners(parsed, issues);
+  const wanted = new Map<ScopedTable | 'restaurants', Set<number>>();
+  const want = (table: ScopedTable | 'restaurants', id: number) => {
+    const ids = wanted.get(table) ?? new Set<number>();
+    wanted.set(table, ids.add(id));
+  };
+  for (const [table, owners] of inFile) {
+    if (table === 'restaurants' || UNSCOPED.includes(table)) continue;
+    for (const id of owners.keys()) want(table as ScopedTable, id as number);
+  }
+  for (const { collection, records } of parsed) {
+    for (const { row } of records) {
+      for (const ref of collection.refs?.(row) ?? [])
+        if (!inFile.get(ref.table)?.has(ref.id)) want(ref.table, ref.id);
+    }
+  }
+  const stored = new Map<IdTable, Map<number, number>>();
+  for (const [table, ids] of wanted) stored.set(table, await storedOwners(tx, table, ids));
+
+  for (const [table, owners] of inFile) {
+    for (const [id, owner] of owners) {
+      const current = stored.get(table)?.get(id as number);
+      if (current !== undefined && current !== owner.restaurantId) {
+        issues.add(
+          owner.movedAt,
+          `${LABELS[table]} ${id} belongs to restaurant ${current}; an import cannot move it`,
+        );
+      }
+    }
+  }
+  for (const { collection, records } of parsed) {
+    for (const { at, row } of records) {
+      for (const ref of collection.refs?.(row) ?? []) {
+        const owner = inFile.get(ref.table)?.get(ref.id)?.restaurantId ?? stored.get(ref.table)?.get(ref.id);
+        if (ref.table === 'restaurants') {
+          if (owner === undefined) issues.add(`${at}${ref.path}`, `restaurant ${ref.id} does not exist`);
+        } else if (owner !== row.restaurant_id) {
+          issues.add(
+            `${at}${ref.path}`,
+            `${LABELS[ref.table]} ${ref.id} does not exist for restaurant ${row.restaurant_id}`,
+          );
+        }
+      }
+    }
+  }
+}

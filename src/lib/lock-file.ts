@@ -1,0 +1,122 @@
+// An exclusive lock on DATA_DIR (`comanda.lock`): PGlite has one owner process, so whoever
+// opens the embedded database holds this file first. It names its holder's pid and role (and,
+// for a server, the admin socket). A lock whose pid is dead is stale and taken over.
+import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export type LockInfo = {
+  pid: number;
+  role: 'server' | 'cli';
+  command?: string;
+  socket?: string;
+  started_at: string;
+};
+
+export type HeldLock = {
+  info: LockInfo;
+  /** Rewrites the lock's content (a server adds its socket once it listens). */
+  update(changes: Partial<LockInfo>): void;
+  release(): void;
+};
+
+export const lockPath = (dataDir: string) => join(dataDir, 'comanda.lock');
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The live holder, or null when the lock is free or stale. */
+export function readLock(dataDir: string): LockInfo | null {
+  let info: LockInfo;
+  try {
+    info = JSON.parse(readFileSync(lockPath(dataDir), 'utf8'));
+  } catch {
+    return null;
+  }
+  return Number.isInteger(info.pid) && isAlive(info.pid) ? info : null;
+}
+
+function write(file: string, info: LockInfo, flag: 'wx' | 'w'): void {
+  const fd = openSync(file, flag, 0o600);
+  try {
+    writeSync(fd, JSON.stringify(info));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes a stale lock, under a short-lived guard so two processes never both take it over. */
+async function clearStale(dataDir: string): Promise<void> {
+  const guard = `${lockPath(dataDir)}.takeover`;
+  try {
+    closeSync(openSync(guard, 'wx', 0o600));
+  } catch {
+    // Another process is taking over; its guard older than 5 s means it died doing so.
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > 5000) unlinkSync(guard);
+    } catch {}
+    await sleep(20);
+    return;
+  }
+  try {
+    const file = lockPath(dataDir);
+    const raw = readFileSync(file, 'utf8');
+    const pid = Number(/"pid":(\d+)/.exec(raw)?.[1]);
+    // An empty lock is one being written, unless its writer died before writing.
+    const stale = pid ? !isAlive(pid) : Date.now() - statSync(file).mtimeMs > 1000;
+    if (stale) unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  } finally {
+    unlinkSync(guard);
+  }
+}
+
+/** Takes the lock, or returns its live holder without waiting. */
+export async function tryLock(
+  dataDir: string,
+  role: LockInfo['role'],
+  command?: string,
+): Promise<{ held: HeldLock } | { holder: LockInfo }> {
+  const file = lockPath(dataDir);
+  for (let attempt = 0; ; attempt++) {
+    const info: LockInfo = { pid: process.pid, role, command, started_at: new Date().toISOString() };
+    try {
+      write(file, info, 'wx');
+      return { held: heldLock(dataDir, info) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    const holder = readLock(dataDir);
+    if (holder) return { holder };
+    // Just created and not yet written, or stale: give a writer a moment before taking over.
+    if (attempt > 0) await clearStale(dataDir);
+    await sleep(20);
+  }
+}
+
+function heldLock(dataDir: string, info: LockInfo): HeldLock {
+  const file = lockPath(dataDir);
+  let released = false;
+  return {
+    info,
+    update(changes) {
+      Object.assign(info, changes);
+      const tmp = `${file}.${process.pid}.tmp`;
+      write(tmp, info, 'w');
+      renameSync(tmp, file);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      if (readLock(dataDir)?.pid === process.pid) unlinkSync(file);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// What every grant file exports, so the token endpoint dispatches through a map.
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../app.ts';
+import type { TokenResponse } from '../token-issuer.ts';
+import type { TokenParams } from '../token-request.ts';
+
+export type GrantInput = { ctx: AppContext; params: TokenParams; request: FastifyRequest; now: Date };
+
+export type Grant = {
+  grantType: string;
+  /** The parameters besides grant_type this grant takes; any other one is invalid_request. */
+  parameters: readonly string[];
+  /** Client authentication in the Authorization header (Basic); without it that header is refused. */
+  basicAuth?: true;
+  handle(input: GrantInput): Promise<TokenResponse>;
+};
+
+/** The internal reason goes to the log; the client only learns `invalid_grant`. */
+export type Refusal = { refused: string };

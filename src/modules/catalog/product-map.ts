@@ -1,0 +1,95 @@
+// The one map from a product row to the API shape (contract 2.2, 2.3).
+import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
+
+export const MONEY_FIELDS = [
+  'price',
+  'price_promotion',
+  'delivery_price',
+  'delivery_price_promotion',
+] as const;
+export const FLAG_FIELDS = [
+  'available',
+  'available_in_delivery',
+  'sold_off',
+  'use_weight',
+  'has_starting_price',
+  'charge_service_tax',
+] as const;
+
+/** The columns every product read selects: internal ones (cost, fiscal_group_id...) are never read. */
+export const PRODUCT_COLUMNS = [
+  'id',
+  'restaurant_id',
+  'product_category_id',
+  'brand_id',
+  'position',
+  'name',
+  'description',
+  ...MONEY_FIELDS,
+  ...FLAG_FIELDS,
+  'created_at',
+  'updated_at',
+  ...FISCAL_COLUMNS,
+] as const;
+
+export type ProductRow = FiscalValues & {
+  id: number;
+  restaurant_id: number;
+  product_category_id: number;
+  brand_id: number | null;
+  position: number;
+  name: string;
+  description: string | null;
+  price: string;
+  price_promotion: string | null;
+  delivery_price: string | null;
+  delivery_price_promotion: string | null;
+  available: boolean;
+  available_in_delivery: boolean;
+  sold_off: boolean;
+  use_weight: boolean;
+  has_starting_price: boolean;
+  charge_service_tax: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export function fiscalOf(row: FiscalValues): FiscalValues {
+  const fiscal = {} as FiscalValues;
+  for (const column of FISCAL_COLUMNS) fiscal[column] = row[column] ?? null;
+  return fiscal;
+}
+
+export type ListedProductResponse = ReturnType<typeof listed>;
+export type ProductResponse = ListedProductResponse & { fiscal_info: FiscalValues };
+
+/** `alias` adds `fiscal_info` (detail and write responses); the legacy listing has `fiscal` only. */
+export function mapProduct(row: ProductRow, options: { alias: true }): ProductResponse;
+export function mapProduct(row: ProductRow, options: { alias: false }): ListedProductResponse;
+export function mapProduct(row: ProductRow, options: { alias: boolean }) {
+  const product = listed(row);
+  return options.alias ? { ...product, fiscal_info: product.fiscal } : product;
+}
+
+function listed(row: ProductRow) {
+  return {
+    id: row.id,
+    restaurant_id: row.restaurant_id,
+    product_category_id: row.product_category_id,
+    name: row.name,
+    description: row.description,
+    price: row.price,
+    price_promotion: row.price_promotion,
+    delivery_price: row.delivery_price,
+    delivery_price_promotion: row.delivery_price_promotion,
+    available: row.available,
+    available_in_delivery: row.available_in_delivery,
+    sold_off: row.sold_off,
+    use_weight: row.use_weight,
+    has_starting_price: row.has_starting_price,
+    charge_service_tax: row.charge_service_tax,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    fiscal: fiscalOf(row),
+  };
+}

@@ -1,0 +1,167 @@
+// Product SQL. Every query is scoped by the restaurant; writes lock rows in id order so two
+// writers over overlapping products queue instead of deadlocking, and a batch of any size runs
+// the same few statements (rows travel as one jsonb parameter, never one statement per product).
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import type { ProductValues } from './edit-input.ts';
+import type { Change, Destination } from './edit-plan.ts';
+import { FLAG_FIELDS, MONEY_FIELDS, PRODUCT_COLUMNS, type ProductRow } from './product-map.ts';
+
+/** Columns an edit may write, with their SQL types: the whitelist of names spliced into SQL. */
+const WRITABLE: Record<string, string> = {
+  product_category_id: 'integer',
+  brand_id: 'integer',
+  position: 'integer',
+  name: 'text',
+  description: 'text',
+  ...Object.fromEntries(MONEY_FIELDS.map((c) => [c, 'numeric'])),
+  ...Object.fromEntries(FLAG_FIELDS.map((c) => [c, 'boolean'])),
+  ...Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, 'text'])),
+};
+const quote = (c: string) => `"${c}"`;
+const RETURNING = sql.raw(PRODUCT_COLUMNS.map((c) => `p.${quote(c)}`).join(', '));
+
+export async function findProduct(db: Db, restaurantId: number, id: number): Promise<ProductRow | undefined> {
+  return (await db
+    .selectFrom('products')
+    .select(PRODUCT_COLUMNS)
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', id)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst()) as ProductRow | undefined;
+}
+
+export type CatalogRow = { c_id: number; c_name: string; c_position: number; c_available: boolean } & (
+  | ProductRow
+  | { [K in keyof ProductRow]: null }
+);
+
+/**
+ * The legacy listing in one statement (one snapshot): every non-removed category, by position
+ * then id, with its non-removed products by position then id (product columns null for an empty one).
+ */
+export async function listCatalog(db: Db, restaurantId: number): Promise<CatalogRow[]> {
+  return (await db
+    .selectFrom('product_categories as c')
+    .leftJoin('products as p', (join) =>
+      join
+        .onRef('p.restaurant_id', '=', 'c.restaurant_id')
+        .onRef('p.product_category_id', '=', 'c.id')
+        .on('p.removed_at', 'is', null),
+    )
+    .select(['c.id as c_id', 'c.name as c_name', 'c.position as c_position', 'c.available as c_available'])
+    .select(PRODUCT_COLUMNS.map((c) => `p.${c}` as const))
+    .where('c.restaurant_id', '=', restaurantId)
+    .where('c.removed_at', 'is', null)
+    .orderBy('c.position')
+    .orderBy('c.id')
+    .orderBy('p.position')
+    .orderBy('p.id')
+    .execute()) as CatalogRow[];
+}
+
+/** Locks the live products among `ids` (in id order) and returns them. */
+export async function lockProducts(db: Db, restaurantId: number, ids: number[]): Promise<ProductRow[]> {
+  return (await db
+    .selectFrom('products')
+    .select(PRODUCT_COLUMNS)
+    .where('restaurant_id', '=', restaurantId)
+    .where(sql<boolean>`id = any(${ids}::integer[])`)
+    .where('removed_at', 'is', null)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute()) as ProductRow[];
+}
+
+/**
+ * Locks the non-removed categories among `ids` (in id order), then reads their last positions.
+ * The lock serialises position allocation; the positions are read by a second statement because
+ * under READ COMMITTED only a new statement sees what the writer we waited for committed.
+ */
+export async function lockDestinations(
+  db: Db,
+  restaurantId: number,
+  ids: number[],
+): Promise<Map<number, Destination>> {
+  const categories = await db
+    .selectFrom('product_categories')
+    .select(['id', 'brand_id'])
+    .where('restaurant_id', '=', restaurantId)
+    .where(sql<boolean>`id = any(${ids}::integer[])`)
+    .where('removed_at', 'is', null)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  if (!categories.length) return new Map();
+  const last = await db
+    .selectFrom('products')
+    .select(['product_category_id', (eb) => eb.fn.max('position').as('last_position')])
+    .where('restaurant_id', '=', restaurantId)
+    .where(sql<boolean>`product_category_id = any(${categories.map((c) => c.id)}::integer[])`)
+    .groupBy('product_category_id')
+    .execute();
+  const lastOf = new Map(last.map((r) => [r.product_category_id, r.last_position]));
+  return new Map(
+    categories.map((c) => [c.id, { brand_id: c.brand_id, last_position: lastOf.get(c.id) ?? 0 }]),
+  );
+}
+
+export async function insertProduct(
+  db: Db,
+  restaurantId: number,
+  values: ProductValues,
+  destination: Destination,
+): Promise<ProductRow> {
+  return (await db
+    .insertInto('products')
+    .values({
+      ...values,
+      restaurant_id: restaurantId,
+      brand_id: destination.brand_id,
+      position: destination.last_position + 1,
+    })
+    .returning(PRODUCT_COLUMNS)
+    .executeTakeFirstOrThrow()) as ProductRow;
+}
+
+/**
+ * Writes `columns` of the given rows (computed from the locked rows, so the values are current)
+ * and moves updated_at strictly forward: clock_timestamp(), not the transaction start, and at
+ * least 1 ms after the previous version. Only the columns the batch changes travel and are set.
+ */
+export async function updateProducts(
+  db: Db,
+  restaurantId: number,
+  rows: ProductRow[],
+  columns: string[],
+): Promise<ProductRow[]> {
+  const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
+  const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
+  const recordType = sql.raw(['id integer', ...written.map((c) => `${quote(c)} ${WRITABLE[c]}`)].join(', '));
+  const values = rows.map((row) =>
+    Object.fromEntries(['id', ...written].map((c) => [c, row[c as keyof ProductRow]])),
+  );
+  const { rows: updated } = await sql<ProductRow>`
+    update products as p set ${set}
+      updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(${recordType})
+    where p.restaurant_id = ${restaurantId} and p.id = v.id
+    returning ${RETURNING}`.execute(db);
+  return updated;
+}
+
+export async function insertChanges(
+  db: Db,
+  restaurantId: number,
+  operation: 'create' | 'edit' | 'bulk' | 'availability',
+  actor: Record<string, unknown>,
+  entries: { product_id: number; changes: Change[] }[],
+): Promise<void> {
+  await sql`
+    insert into product_changes (restaurant_id, product_id, operation, actor, changes)
+    select ${restaurantId}, v.product_id, ${operation}, ${JSON.stringify(actor)}::jsonb, v.changes
+    from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(product_id integer, changes jsonb)`.execute(
+    db,
+  );
+}

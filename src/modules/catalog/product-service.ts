@@ -1,0 +1,138 @@
+// Product use cases: load -> check -> write -> map. Rules of contract 2.1 and 4.2-4.7.
+import type { Db } from '../../db/database.ts';
+import { errors, type FieldError } from '../../http/errors.ts';
+import { describePrincipal, type Principal } from '../../http/principal.ts';
+import { applyEdits, type EditItem } from './apply-edits.ts';
+import { type Edit, hasChanges, parseCreate, parseEdit } from './edit-input.ts';
+import { creationChanges } from './edit-plan.ts';
+import { type ListedProductResponse, mapProduct, type ProductRow } from './product-map.ts';
+import * as repository from './product-repository.ts';
+import type { AvailabilityInput, BulkInput, CreateInput, EditInput } from './schemas.ts';
+
+function rejectInvalid(fields: FieldError[]): void {
+  if (!fields.length) return;
+  const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
+  throw errors.invalidBody(`Invalid body: ${summary}.`, fields);
+}
+
+const detail = (row: ProductRow) => mapProduct(row, { alias: true });
+
+export async function getProduct(db: Db, restaurantId: number, id: number) {
+  const row = await repository.findProduct(db, restaurantId, id);
+  if (!row) throw errors.productNotFound();
+  return detail(row);
+}
+
+/** The legacy listing: every non-removed category with its non-removed products. */
+export async function listCatalog(db: Db, restaurantId: number) {
+  const categories = new Map<
+    number,
+    { id: number; name: string; position: number; available: boolean; products: ListedProductResponse[] }
+  >();
+  for (const row of await repository.listCatalog(db, restaurantId)) {
+    let category = categories.get(row.c_id);
+    if (!category) {
+      category = {
+        id: row.c_id,
+        name: row.c_name,
+        position: row.c_position,
+        available: row.c_available,
+        products: [],
+      };
+      categories.set(row.c_id, category);
+    }
+    if (row.id !== null) category.products.push(mapProduct(row, { alias: false }));
+  }
+  return [...categories.values()];
+}
+
+export async function createProduct(db: Db, restaurantId: number, body: CreateInput, principal: Principal) {
+  const invalid: FieldError[] = [];
+  const values = parseCreate(body, invalid);
+  rejectInvalid(invalid);
+  const row = await db.transaction().execute(async (trx) => {
+    const destinations = await repository.lockDestinations(trx, restaurantId, [values.product_category_id]);
+    const destination = destinations.get(values.product_category_id);
+    if (!destination)
+      throw errors.productCategoryNotFound([{ field: 'product_category_id', message: 'category not found' }]);
+    const created = await repository.insertProduct(trx, restaurantId, values, destination);
+    await repository.insertChanges(trx, restaurantId, 'create', describePrincipal(principal), [
+      { product_id: created.id, changes: creationChanges(values) },
+    ]);
+    return created;
+  });
+  return detail(row);
+}
+
+/** The checks of a single edit body that need no database (the dry run makes the same). */
+export function singleEdit(id: number, body: EditInput): EditItem {
+  const invalid: FieldError[] = [];
+  const edit = parseEdit(body, '', invalid);
+  rejectInvalid(invalid);
+  if (!hasChanges(edit)) throw errors.productChangesRequired();
+  // `id` alone is "no change" (contract 7); with changes it is a read-only field sent (2.1 rule 4).
+  if (body.id !== undefined)
+    rejectInvalid([{ field: 'id', message: 'is read-only: the path names the product' }]);
+  return { id, edit };
+}
+
+export async function editProduct(
+  db: Db,
+  restaurantId: number,
+  id: number,
+  body: EditInput,
+  principal: Principal,
+) {
+  const [row] = await applyEdits(
+    db,
+    restaurantId,
+    [singleEdit(id, body)],
+    'edit',
+    describePrincipal(principal),
+  );
+  return detail(row);
+}
+
+/** The checks of a bulk body that need no database (the dry run makes the same). */
+export function bulkEdits(body: BulkInput): EditItem[] {
+  const seen = new Set<number>();
+  const repeated = new Set<number>();
+  for (const { id } of body) (seen.has(id) ? repeated : seen).add(id);
+  if (repeated.size) throw errors.duplicateProductIds([...repeated]);
+  const invalid: FieldError[] = [];
+  const edits: Edit[] = body.map((item, index) => parseEdit(item, `[${index}].`, invalid));
+  rejectInvalid(invalid);
+  const empty = edits.flatMap((edit, index) =>
+    hasChanges(edit) ? [] : [{ field: `[${index}]`, message: 'carries no change' }],
+  );
+  if (empty.length) {
+    throw errors.productChangesRequired('Every object of the batch must carry at least one change.', empty);
+  }
+  return body.map((item, index) => ({ id: item.id, edit: edits[index] }));
+}
+
+export async function bulkEditProducts(db: Db, restaurantId: number, body: BulkInput, principal: Principal) {
+  const rows = await applyEdits(db, restaurantId, bulkEdits(body), 'bulk', describePrincipal(principal));
+  return rows.map(detail);
+}
+
+export async function setAvailability(
+  db: Db,
+  restaurantId: number,
+  id: number,
+  body: AvailabilityInput,
+  principal: Principal,
+) {
+  if (body.available === undefined && body.available_in_delivery === undefined) {
+    throw errors.productChangesRequired('Send available and/or available_in_delivery.');
+  }
+  const edit: Edit = { patch: { ...body }, fiscal: {} };
+  const [row] = await applyEdits(
+    db,
+    restaurantId,
+    [{ id, edit }],
+    'availability',
+    describePrincipal(principal),
+  );
+  return detail(row);
+}

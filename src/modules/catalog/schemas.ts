@@ -1,0 +1,91 @@
+// Request and response schemas of the product routes (contract 2.1-2.3). Bodies are validated
+// strictly (no coercion, unknown fields rejected); decimals, trimming and "no effective change"
+// are checked by edit-input.ts, which JSON Schema cannot express exactly.
+import { type Static, Type } from 'typebox';
+import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { MAX_MONEY } from '../../lib/money.ts';
+
+const MAX_ID = 2147483647;
+const nullableString = (options: object = {}) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
+const nullableMoney = () =>
+  Type.Unsafe<number | null>({ type: ['number', 'null'], minimum: 0, maximum: MAX_MONEY });
+const id = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
+
+const flags = {
+  available: Type.Boolean({ description: 'In-store sale (table, counter, on-premises).' }),
+  available_in_delivery: Type.Boolean({ description: 'Delivery and delivery-flow pickup.' }),
+  sold_off: Type.Boolean({ description: 'Temporary sold-out flag for both channels.' }),
+  use_weight: Type.Boolean({ description: 'Weight sale: price is per kilogram.' }),
+  has_starting_price: Type.Boolean({ description: "'Starting at' presentation." }),
+  charge_service_tax: Type.Boolean({ description: 'Whether the item enters the service-charge base.' }),
+};
+
+const fields = {
+  name: Type.String({ description: 'Trimmed; 1 to 255 characters.' }),
+  product_category_id: id('A non-removed category of the same restaurant.'),
+  description: nullableString({ maxLength: 255 }),
+  price: Type.Number({ minimum: 0, maximum: MAX_MONEY, description: 'JSON number, at most two decimals.' }),
+  price_promotion: nullableMoney(),
+  delivery_price: nullableMoney(),
+  delivery_price_promotion: nullableMoney(),
+  ...flags,
+};
+
+export const FiscalInfoInput = Type.Object(
+  Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullableString())])),
+  { additionalProperties: false, description: 'Partial: omitted attributes stay; null clears one.' },
+);
+
+const optional = <T extends Record<string, any>>(o: T) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
+  };
+
+const editFields = {
+  ...optional(fields),
+  expected_updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+  fiscal_info: Type.Optional(FiscalInfoInput),
+};
+
+export const CreateBody = Type.Object(
+  {
+    ...optional(fields),
+    name: fields.name,
+    product_category_id: fields.product_category_id,
+    price: Type.Number({ exclusiveMinimum: 0, maximum: MAX_MONEY, description: 'Greater than 0.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const EditBody = Type.Object(
+  {
+    ...editFields,
+    id: Type.Optional(Type.Integer({ description: 'Read-only: only a body without changes may carry it.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkBody = Type.Array(
+  Type.Object({ ...editFields, id: id('The product to edit.') }, { additionalProperties: false }),
+  { minItems: 1, maxItems: 100 },
+);
+
+export const AvailabilityBody = Type.Object(
+  {
+    available: Type.Optional(flags.available),
+    available_in_delivery: Type.Optional(flags.available_in_delivery),
+  },
+  { additionalProperties: false },
+);
+
+export type CreateInput = Static<typeof CreateBody>;
+export type EditInput = Static<typeof EditBody>;
+export type BulkInput = Static<typeof BulkBody>;
+export type AvailabilityInput = Static<typeof AvailabilityBody>;
+
+export const ProductParams = Type.Object({ productId: id('Product id.') }, { additionalProperties: false });
+export const RestaurantQuery = Type.Object(
+  { restaurant_id: Type.Optional(id('Required when the credential authorizes several restaurants.')) },
+  { additionalProperties: false },
+);

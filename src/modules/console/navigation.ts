@@ -1,0 +1,23 @@
+// Where console pages send the browser next, and the form body every console POST carries.
+import type { FastifyRequest } from 'fastify';
+
+export const HOME = '/console/keys';
+
+/** Only this console or the authorization endpoint: never another site (no open redirect). */
+export function safeNext(value: unknown): string {
+  if (typeof value !== 'string' || /[\\\s]/.test(value)) return HOME;
+  return /^\/(console(\/|\?|$)|oauth\/authorize\?)/.test(value) ? value : HOME;
+}
+
+export function nextParam(target: string): string {
+  return new URLSearchParams({ next: target }).toString();
+}
+
+/** The url-encoded form of a POST (index.ts parses every console body into URLSearchParams). */
+export function formOf(request: FastifyRequest): URLSearchParams {
+  return request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+}
+
+export function loginUrl(request: FastifyRequest): string {
+  return `/console/login?${nextParam(request.method === 'GET' ? request.url : HOME)}`;
+}

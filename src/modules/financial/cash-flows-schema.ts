@@ -1,0 +1,100 @@
+// Wire schemas of GET /v1/financial/cash-flows (contract 2.6 and 4.9). Query values stay text
+// (the query validator coerces, and 'true' -> true would also let '1' through); the service
+// turns them into typed filters after the calendar and range checks.
+import { Type } from 'typebox';
+
+// ajv-formats' full `date` checks the YYYY-MM-DD shape and the calendar (2026-02-30 fails).
+const date = (description: string) => Type.String({ format: 'date', description });
+const id = (description: string) =>
+  Type.Optional(
+    Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: `${description} (1 to 2147483647)` }),
+  );
+const flag = (description: string) =>
+  Type.Optional(Type.Enum(['true', 'false'], { type: 'string', description }));
+
+export const CashFlowsQuery = Type.Object(
+  {
+    start_date: date('First day of the period, YYYY-MM-DD.'),
+    end_date: date('Last day of the period (included whole), at most 92 calendar days after the first.'),
+    date_type: Type.Optional(
+      Type.Enum(['due_date', 'competence_date'], {
+        type: 'string',
+        description: 'Date the period applies to; competence falls back to the due date when absent.',
+      }),
+    ),
+    offset: Type.Optional(
+      Type.String({ pattern: '^(0|[1-9][0-9]{0,9})$', description: 'Main entries to skip (default 0).' }),
+    ),
+    paid: flag('true = paid/received, false = open.'),
+    is_earning: flag('true = revenues, false = expenses.'),
+    provider_id: id('Supplier'),
+    bank_account_id: id('Bank account'),
+    payment_method_id: id('Payment method'),
+    category_subcategory_id: id('Cost centre: a main entry matches when it or one of its items has it'),
+    restaurant_id: Type.Optional(Type.String({ description: 'Required for multi-restaurant credentials.' })),
+  },
+  { additionalProperties: false },
+);
+
+export type CashFlowsQuerystring = {
+  start_date: string;
+  end_date: string;
+  date_type?: 'due_date' | 'competence_date';
+  offset?: string;
+  paid?: 'true' | 'false';
+  is_earning?: 'true' | 'false';
+  provider_id?: string;
+  bank_account_id?: string;
+  payment_method_id?: string;
+  category_subcategory_id?: string;
+  restaurant_id?: string;
+};
+
+const Named = Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]);
+
+const entryFields = {
+  id: Type.Integer(),
+  entry_type: Type.Enum(['standalone', 'invoice', 'invoice_item', 'title', 'title_entry']),
+  description: Type.Union([Type.String(), Type.Null()]),
+  value: Type.String({ description: 'Two decimals; a main value equals the sum of its items.' }),
+  due_date: Type.String({ format: 'date' }),
+  competence_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  paid: Type.Boolean(),
+  paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  is_earning: Type.Boolean(),
+  provider: Named,
+  bank_account: Named,
+  payment_method: Named,
+  category_subcategory: Named,
+  counts_for_result: Type.Boolean(),
+};
+
+const CashFlowItem = Type.Object(entryFields);
+const CashFlowEntry = Type.Object({ ...entryFields, items: Type.Array(CashFlowItem) });
+
+const money = Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$' });
+
+export const CashFlowsResponse = Type.Object({
+  total: Type.Integer(),
+  count: Type.Integer(),
+  remaining: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+  start_date: Type.String({ format: 'date' }),
+  end_date: Type.String({ format: 'date' }),
+  date_type: Type.Enum(['due_date', 'competence_date']),
+  totals: Type.Object({
+    total_earnings: money,
+    total_earnings_paid: money,
+    total_expenses: money,
+    total_expenses_paid: money,
+  }),
+  cash_flows: Type.Array(CashFlowEntry),
+});
+
+export const ErrorResponse = Type.Object({
+  statusCode: Type.Integer(),
+  message: Type.String(),
+  key: Type.String(),
+  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});

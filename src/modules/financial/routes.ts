@@ -1,0 +1,38 @@
+// GET /v1/financial/cash-flows (contract 4.9): schema + one service call.
+import type { FastifyInstance } from 'fastify';
+import {
+  CashFlowsQuery,
+  type CashFlowsQuerystring,
+  CashFlowsResponse,
+  ErrorResponse,
+} from './cash-flows-schema.ts';
+import { listCashFlows } from './cash-flows-service.ts';
+
+export async function financialRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: CashFlowsQuerystring }>(
+    '/v1/financial/cash-flows',
+    {
+      config: { scope: 'financial:read' },
+      schema: {
+        summary: 'Financial entries (payables and receivables) of a period, 100 main entries a page',
+        description:
+          'At most 92 calendar days. Pages hold 100 main entries: add 100 to `offset` while `remaining` > 0. ' +
+          'Invoices and grouped titles are main entries whose value already equals the sum of their `items`: ' +
+          'sum main entries (or use `totals`, which cover the whole period with its filters), never both levels; ' +
+          'for cost-centre analysis use the entries with `counts_for_result: true`, including those in `items`.',
+        tags: ['financial'],
+        querystring: CashFlowsQuery,
+        response: {
+          200: CashFlowsResponse,
+          400: ErrorResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          429: ErrorResponse,
+          500: ErrorResponse,
+          503: ErrorResponse,
+        },
+      },
+    },
+    async (request) => listCashFlows(app.ctx.db, request.restaurantId, request.query),
+  );
+}

@@ -1,0 +1,60 @@
+// Per-instance cache of assembled catalogs, checked against restaurants.catalog_version on
+// every read. A trigger moves the version in the same transaction as any catalog write
+// (migration 0003), so once a write has returned every instance reads a new version and
+// reloads: an entry is only ever served for the exact version it was loaded at.
+import type { Catalog } from './catalog.ts';
+
+export type CatalogCache = {
+  get(restaurantId: number, version: number, load: () => Promise<Catalog>): Promise<Catalog>;
+};
+
+/** About 140 MB at ~7 KB a product (bench/menu.ts); least recently used restaurants go first. */
+export const DEFAULT_MAX_CACHED_PRODUCTS = 20_000;
+
+export function createCatalogCache(maxProducts = DEFAULT_MAX_CACHED_PRODUCTS): CatalogCache {
+  const entries = new Map<number, Catalog>();
+  // Requests that see the same version share one load; the load starts after that version
+  // was read, so its snapshot holds every write the version stands for.
+  const loading = new Map<string, Promise<Catalog>>();
+  let cachedProducts = 0;
+
+  function store(restaurantId: number, catalog: Catalog): void {
+    const previous = entries.get(restaurantId);
+    if (previous) {
+      if (previous.version > catalog.version) return;
+      entries.delete(restaurantId);
+      cachedProducts -= previous.size;
+    }
+    if (catalog.size > maxProducts) return;
+    entries.set(restaurantId, catalog);
+    cachedProducts += catalog.size;
+    for (const [id, entry] of entries) {
+      if (cachedProducts <= maxProducts) break;
+      entries.delete(id);
+      cachedProducts -= entry.size;
+    }
+  }
+
+  return {
+    async get(restaurantId, version, load) {
+      const cached = entries.get(restaurantId);
+      if (cached?.version === version) {
+        // Map order is insertion order: re-inserting marks it most recently used.
+        entries.delete(restaurantId);
+        entries.set(restaurantId, cached);
+        return cached;
+      }
+      const key = `${restaurantId}:${version}`;
+      let pending = loading.get(key);
+      if (!pending) {
+        pending = load().finally(() => loading.delete(key));
+        loading.set(key, pending);
+        pending.then(
+          (catalog) => store(restaurantId, catalog),
+          () => {},
+        );
+      }
+      return pending;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// GET /v1/menu (scope menu:read): categories and products with the price and availability
+// resolved for a channel at an instant (contract 2.4 and 4.8, design menu.md).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { createCatalogCache } from './catalog-cache.ts';
+import { menuQuery, menuResponse } from './schemas.ts';
+import { createMenuService } from './service.ts';
+
+export async function menuRoutes(app: FastifyInstance): Promise<void> {
+  // One cache per app instance; other instances learn of writes through catalog_version.
+  const menu = createMenuService(app.ctx.db, createCatalogCache());
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    '/v1/menu',
+    {
+      config: { scope: 'menu:read' },
+      schema: {
+        summary: 'The menu with price and availability resolved for a channel',
+        querystring: menuQuery,
+        response: { 200: menuResponse },
+      },
+    },
+    async (request, reply) => {
+      const body = await menu.read(request.restaurantId, request.query);
+      // Already JSON (catalog.ts says why), sent as is: menuResponse documents it and the tests hold it to it.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
+  );
+}

@@ -1,0 +1,110 @@
+// GET /v1/menu: the query and the response (menu.md). The response schema is also the
+// serialiser, so nothing outside it (cost, fiscal_group_id, schedules) can leak.
+import { type Static, Type } from 'typebox';
+import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+
+// The query validator coerces text, so a boolean type would take '1' or '' as true/false:
+// the accepted spellings are exactly 'true' and 'false'.
+const flag = Type.Enum(['true', 'false'], { default: 'false' });
+const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const money = Type.String({ description: 'Decimal with two places, e.g. "42.90".' });
+const nullableMoney = nullableString;
+
+export const SEARCH_MAX_LENGTH = 100;
+
+export const menuQuery = Type.Object(
+  {
+    channel: Type.Optional(Type.Enum(['in_store', 'delivery'], { default: 'in_store' })),
+    only_available: Type.Optional(flag),
+    category_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    search: Type.Optional(Type.String({ maxLength: SEARCH_MAX_LENGTH })),
+    include_fiscal_info: Type.Optional(flag),
+    at: Type.Optional(Type.String({ format: 'date-time' })),
+    restaurant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  },
+  { additionalProperties: false },
+);
+
+export type MenuQuery = Static<typeof menuQuery>;
+
+const fiscal = Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((column) => [column, nullableString])));
+
+const option = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  price: money,
+  available: Type.Boolean(),
+});
+
+const group = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  min: Type.Integer(),
+  max: Type.Integer(),
+  required: Type.Boolean(),
+  options: Type.Array(option),
+});
+
+const pricing = Type.Object({
+  mode: Type.Enum(['fixed', 'starting_at', 'per_kg']),
+  is_combo: Type.Boolean(),
+  price: money,
+  price_promotion: nullableMoney,
+  delivery_price: nullableMoney,
+  delivery_price_promotion: nullableMoney,
+  resolved: Type.Object({
+    base: money,
+    source: Type.Enum(['price_promotion', 'price', 'delivery_price_promotion', 'delivery_price']),
+    minimum: money,
+  }),
+});
+
+const reason = Type.Unsafe<string | null>({
+  type: ['string', 'null'],
+  enum: [
+    'sold_out',
+    'channel_unavailable',
+    'category_unavailable',
+    'outside_schedule',
+    'required_choice_unavailable',
+    'combo_minimum_unmet',
+    null,
+  ],
+});
+
+const availability = Type.Object({
+  available: Type.Boolean(),
+  available_in_delivery: Type.Boolean(),
+  sold_out: Type.Boolean(),
+  resolved: Type.Object({ available: Type.Boolean(), reason, schedulable: Type.Boolean() }),
+});
+
+const product = Type.Object({
+  id: Type.Integer(),
+  product_category_id: Type.Integer(),
+  name: Type.String(),
+  description: nullableString,
+  position: Type.Integer(),
+  use_weight: Type.Boolean(),
+  has_starting_price: Type.Boolean(),
+  charge_service_tax: Type.Boolean(),
+  pricing,
+  availability,
+  complement_categories: Type.Array(group),
+  fiscal: Type.Optional(fiscal),
+});
+
+export const menuResponse = Type.Object({
+  restaurant_id: Type.Integer(),
+  channel: Type.Enum(['in_store', 'delivery']),
+  evaluated_at: Type.String({ format: 'date-time' }),
+  categories: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      position: Type.Integer(),
+      available: Type.Boolean(),
+      products: Type.Array(product),
+    }),
+  ),
+});

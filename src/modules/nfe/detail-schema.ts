@@ -1,0 +1,46 @@
+// Wire schema of the received NF-e detail (contract 2.7 + 2.8), generated from the same field
+// lists the mapping uses. Provider values are declared without a type: the serialiser then writes
+// them with JSON.stringify, exactly as mapped (text, null, arrays, objects, JSON.rawJSON numbers),
+// where a typed schema would coerce an unexpected object into "[object Object]".
+import { type TObject, type TSchema, Type } from 'typebox';
+import { nfeCommonFields } from './nfe-schema.ts';
+import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';
+
+const providerValue = Type.Unknown({
+  description:
+    "The provider's text (string or null; numbers as their source text); array fields keep their elements.",
+});
+
+const group = (fields: string[]) =>
+  Type.Object(Object.fromEntries(fields.map((field) => [field, Type.Optional(providerValue)])), {
+    description: 'Fields the provider did not send are absent; nulls and empty arrays are kept.',
+  });
+
+const groups = (definition: Record<string, string[]>): Record<string, TObject> =>
+  Object.fromEntries(Object.entries(definition).map(([name, fields]) => [name, group(fields)]));
+
+const AdditionalFields = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Provider fields no group names, with their original names and JSON types.',
+});
+
+const Item = Type.Object({ ...groups(ITEM_GROUPS), additional_fields: AdditionalFields });
+
+const Invoice = Type.Object({
+  ...groups(DOCUMENT_GROUPS),
+  items: Type.Optional(Type.Union([Type.Array(Item), Type.Null()])),
+  additional_fields: AdditionalFields,
+});
+
+const text = Type.Union([Type.String(), Type.Null()]);
+
+const detailFields: Record<string, TSchema> = {
+  ...nfeCommonFields,
+  recipient: Type.Object({ cnpj: text, cpf: text }),
+  invoice: Type.Union([Invoice, Type.Null()], {
+    description: 'The full document grouped by subject; null when the provider holds only the summary.',
+  }),
+  protocol: Type.Union([group(PROTOCOL_FIELDS), Type.Null()]),
+  processing: Type.Object({ return_in_progress: Type.Boolean() }),
+};
+
+export const NfeDetailResponse = Type.Object(detailFields);

@@ -1,0 +1,169 @@
+// SQL of the received NF-e routes. Every query is scoped by the restaurant. The brand a note is
+// shown with comes from the same query (a join); SPED is read as text so its numbers keep
+// their written form.
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { NfeReceivedTable } from '../../db/types.ts';
+import type { NfeListFilter } from './list-query.ts';
+
+export type BrandRow = { id: number; name: string; fantasy_name: string | null; cnpj: string | null };
+
+/** A note as read: the table's columns (SPED as JSON text) and the linked brand's. */
+export type NoteRow = Omit<Selectable<NfeReceivedTable>, 'sped' | 'is_stock_transfer'> & {
+  sped: string | null;
+  brand_name: string | null;
+  brand_fantasy_name: string | null;
+  brand_cnpj: string | null;
+};
+
+const NOTE_COLUMNS = [
+  'n.id',
+  'n.restaurant_id',
+  'n.brand_id',
+  'b.name as brand_name',
+  'b.fantasy_name as brand_fantasy_name',
+  'b.cnpj as brand_cnpj',
+  'n.access_key',
+  'n.series',
+  'n.state',
+  'n.type',
+  'n.issuer_name',
+  'n.issuer_document',
+  'n.total',
+  'n.situation',
+  'n.complete',
+  'n.manifestation_type',
+  'n.manifested_at',
+  'n.correction_number',
+  'n.correction_text',
+  'n.correction_issued_at',
+  'n.canceled_at',
+  'n.cancellation_reason',
+  'n.locally_canceled_at',
+  'n.return_reference',
+  'n.reference',
+  'n.url',
+  'n.provider_id',
+  'n.version',
+  'n.digest',
+  'n.issued_at',
+  'n.processing_at',
+  'n.created_at',
+  'n.updated_at',
+] as const;
+
+/** Local "no manifestation yet": null, or the provider's literal "nulo" copied by an import. */
+const PENDING = ['nulo', 'ciencia', 'desconhecimento'];
+
+function notes(db: Db, restaurantId: number) {
+  return db
+    .selectFrom('nfe_received as n')
+    .leftJoin('brands as b', (join) =>
+      join.onRef('b.restaurant_id', '=', 'n.restaurant_id').onRef('b.id', '=', 'n.brand_id'),
+    )
+    .select(NOTE_COLUMNS)
+    .select(sql<string | null>`n.sped::text`.as('sped'))
+    .where('n.restaurant_id', '=', restaurantId);
+}
+
+/** `brand`: the selected brand and whether notes without a brand belong to it (the default brand). */
+export async function listNotes(
+  db: Db,
+  restaurantId: number,
+  filter: NfeListFilter,
+  brand: { id: number; withUnlinked: boolean } | null,
+): Promise<NoteRow[]> {
+  let query = notes(db, restaurantId)
+    .where('n.situation', '=', 'autorizada')
+    .where('n.canceled_at', 'is', null)
+    .where('n.is_stock_transfer', '=', false)
+    .where('n.issued_at', '>=', filter.start)
+    .where('n.issued_at', '<=', filter.endInclusive)
+    .where((eb) =>
+      filter.pending
+        ? eb.or([eb('n.manifestation_type', 'is', null), eb('n.manifestation_type', 'in', PENDING)])
+        : eb('n.manifestation_type', '=', 'confirmacao'),
+    );
+  if (brand) {
+    query = query.where((eb) =>
+      brand.withUnlinked
+        ? eb.or([eb('n.brand_id', '=', brand.id), eb('n.brand_id', 'is', null)])
+        : eb('n.brand_id', '=', brand.id),
+    );
+  }
+  return query.orderBy('n.issued_at').orderBy('n.id').execute();
+}
+
+export async function findNote(db: Db, restaurantId: number, id: number): Promise<NoteRow | undefined> {
+  return notes(db, restaurantId).where('n.id', '=', id).executeTakeFirst();
+}
+
+const BRAND_COLUMNS = ['id', 'name', 'fantasy_name', 'cnpj'] as const;
+
+/** A brand that can be selected: of this restaurant and not deleted. */
+export async function findActiveBrand(
+  db: Db,
+  restaurantId: number,
+  id: number,
+): Promise<BrandRow | undefined> {
+  return db
+    .selectFrom('brands')
+    .select(BRAND_COLUMNS)
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The brand flagged default, else the first brand by id; deleted brands never count. */
+export async function findDefaultBrand(db: Db, restaurantId: number): Promise<BrandRow | undefined> {
+  return db
+    .selectFrom('brands')
+    .select(BRAND_COLUMNS)
+    .where('restaurant_id', '=', restaurantId)
+    .where('deleted_at', 'is', null)
+    .orderBy('is_default', 'desc')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function findBrandCredential(db: Db, restaurantId: number, brandId: number) {
+  const row = await db
+    .selectFrom('brands')
+    .select('fiscal_token_encrypted')
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', brandId)
+    .executeTakeFirst();
+  return row?.fiscal_token_encrypted ?? null;
+}
+
+/** An active, non-deleted supplier whose document has the same digits (formatting ignored). */
+export async function findSupplierByDocument(db: Db, restaurantId: number, document: string) {
+  const digits = document.replace(/\D/g, '');
+  if (digits === '') return null;
+  const row = await db
+    .selectFrom('suppliers')
+    .select('id')
+    .where('restaurant_id', '=', restaurantId)
+    .where('active', '=', true)
+    .where('deleted_at', 'is', null)
+    .where(sql<string>`regexp_replace(document, '[^0-9]', '', 'g')`, '=', digits)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function isReturnInProgress(db: Db, restaurantId: number, noteId: number, reference: string) {
+  const row = await db
+    .selectFrom('nfe_received')
+    .select('id')
+    .where('restaurant_id', '=', restaurantId)
+    .where('reference', '=', reference)
+    .where('situation', '=', 'processando_autorizacao')
+    .where('id', '<>', noteId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,118 @@
+// Wire schemas of the received NF-e list (contract 2.7, 4.10) and the detail's path parameter.
+// Query values stay text (the query validator coerces, and 'true' -> true would also let '1'
+// through); list-query.ts checks the calendar, the period and the brand id range.
+import { Type } from 'typebox';
+
+export const DATE_TIME_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$';
+const POSITIVE_INTEGER = '^[1-9][0-9]{0,9}$';
+
+const dateTime = (description: string) =>
+  Type.String({ pattern: DATE_TIME_PATTERN, description, examples: ['2026-01-10T13:00:00-03:00'] });
+
+export const NfeListQuery = Type.Object(
+  {
+    start_date: dateTime(
+      'Start of the period, included: ISO 8601 date-time with seconds; no offset means UTC.',
+    ),
+    end_date: dateTime('End of the period, included to the second; at most 92 days after start_date.'),
+    pendente: Type.Optional(
+      Type.Enum(['true', 'false'], {
+        description:
+          'true: manifestation null, ciencia or desconhecimento. false or absent: only confirmacao.',
+      }),
+    ),
+    brand_id: Type.Optional(
+      Type.String({
+        pattern: POSITIVE_INTEGER,
+        description:
+          'One brand (1 to 2147483647). Absent: the default brand (or the first by id), with the notes that have no brand.',
+      }),
+    ),
+    restaurant_id: Type.Optional(Type.String({ description: 'Required for multi-restaurant credentials.' })),
+  },
+  { additionalProperties: false },
+);
+
+export type NfeListQuerystring = {
+  start_date: string;
+  end_date: string;
+  pendente?: 'true' | 'false';
+  brand_id?: string;
+  restaurant_id?: string;
+};
+
+export const NfeDetailParams = Type.Object({
+  nfe_received_id: Type.String({
+    pattern: POSITIVE_INTEGER,
+    description: 'Internal record id (1 to 2147483647), not the access key.',
+  }),
+});
+
+export const NfeDetailQuery = Type.Object(
+  {
+    restaurant_id: Type.Optional(Type.String({ description: 'Required for multi-restaurant credentials.' })),
+  },
+  { additionalProperties: false },
+);
+
+const text = Type.Union([Type.String(), Type.Null()]);
+const instant = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const NfeBrand = Type.Union([
+  Type.Object({ id: Type.Integer(), name: Type.String(), fantasy_name: text, cnpj: text }),
+  Type.Null(),
+]);
+
+/** The common fields (2.7); the detail replaces some with the provider's values. */
+export const nfeCommonFields = {
+  id: Type.Integer(),
+  restaurant_id: Type.Integer(),
+  brand_id: Type.Union([Type.Integer(), Type.Null()]),
+  brand: NfeBrand,
+  identification: Type.Object({
+    access_key: Type.String(),
+    number: text,
+    series: text,
+    state: text,
+    type: text,
+  }),
+  issuer: Type.Object({ name: Type.String(), document: Type.String() }),
+  amounts: Type.Object({
+    total: Type.String({ description: 'List: two decimals. Detail: the provider precision.' }),
+  }),
+  status: Type.Object({ situation: Type.String(), complete: Type.Boolean() }),
+  manifestation: Type.Object({ type: text, manifested_at: instant }),
+  correction: Type.Object({
+    number: Type.Union([Type.Integer(), Type.Null()]),
+    text,
+    issued_at: instant,
+  }),
+  cancellation: Type.Object({ canceled_at: instant, reason: text, locally_canceled_at: instant }),
+  references: Type.Object({
+    return_reference: text,
+    reference: text,
+    url: text,
+    provider_id: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  fiscal: Type.Object({
+    version: Type.Integer(),
+    digest: text,
+    sped: Type.Unknown({ description: 'Stored SPED JSON, or null.' }),
+  }),
+  timestamps: Type.Object({
+    issued_at: Type.String({ description: 'List: UTC. Detail: the provider text, keeping its offset.' }),
+    processing_at: instant,
+    created_at: instant,
+    updated_at: instant,
+  }),
+};
+
+export const NfeListResponse = Type.Array(Type.Object(nfeCommonFields));
+
+export const ErrorResponse = Type.Object({
+  statusCode: Type.Integer(),
+  message: Type.String(),
+  key: Type.String(),
+  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});

@@ -1,0 +1,131 @@
+// The CLI while `node src/cli.ts serve` runs on the same embedded DATA_DIR: commands go over the
+// server's admin channel (one PGlite owner); afterwards the server still answers, and after a
+// graceful stop the data folder opens cleanly.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { verifySession } from '../../src/modules/auth/session-token.ts';
+import { cliEnv, runCli, seededDataDir, serve } from './cli-process.ts';
+
+const EXTRA = {
+  restaurants: [{ id: 3, name: 'Terceiro' }],
+  product_categories: [{ id: 900, restaurant_id: 3, name: 'Lanches' }],
+  products: [{ id: 9000, restaurant_id: 3, product_category_id: 900, name: 'X-Salada', price: 25.5 }],
+};
+
+function postToSocket(socketPath: string, token: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        socketPath,
+        method: 'POST',
+        path: '/commands/api-key%20list',
+        headers: { authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      },
+    );
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
+
+test('the CLI while the server runs on the same data folder', async (t) => {
+  const dataDir = await seededDataDir(t);
+  const env = cliEnv(dataDir, { PORT: '0' });
+  const server = await serve(env);
+  t.after(() => server.stop());
+  const file = join(dataDir, 'extra.json');
+  writeFileSync(file, JSON.stringify(EXTRA));
+
+  await t.test('the server on an empty embedded database loads the demo and prints its API keys', () => {
+    assert.match(server.address, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.deepEqual(
+      server.first.demo_api_keys.map((k: { restaurant_ids: number[] }) => k.restaurant_ids),
+      [[1], [2], [1, 2]],
+    );
+  });
+
+  await t.test('the server holds the lock and serves its channel on a 0600 socket with a 0600 token', () => {
+    const lock = JSON.parse(readFileSync(join(dataDir, 'comanda.lock'), 'utf8'));
+    assert.equal(lock.pid, server.child.pid);
+    assert.equal(lock.role, 'server');
+    assert.equal(lock.socket, join(dataDir, 'admin.sock'));
+    assert.equal(statSync(lock.socket).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dataDir, 'admin.token')).mode & 0o777, 0o600);
+  });
+
+  await t.test('the channel refuses a caller without the token', async () => {
+    assert.equal(await postToSocket(join(dataDir, 'admin.sock'), 'not-the-token'), 401);
+  });
+
+  let created: { id: number; api_key: string };
+  await t.test('api-key create runs in the server', async () => {
+    const result = await runCli(
+      ['api-key', 'create', '--restaurant', '2', '--scope', 'financial:read', '--json'],
+      env,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    created = JSON.parse(result.stdout);
+    assert.equal(created.id, 4);
+  });
+
+  await t.test('import runs in the server', async () => {
+    const result = await runCli(['import', file, '--json'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).counts.products, 1);
+  });
+
+  await t.test('a rejected import over the channel is reported like a local one', async () => {
+    writeFileSync(file, JSON.stringify({ products: [{ ...EXTRA.products[0], price: 'free' }] }));
+    const result = await runCli(['import', file], env);
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      'error: import rejected, nothing was written (1 problem):\n  products[0].price: must be a number or a decimal string with at most 2 decimals\n',
+    );
+  });
+
+  await t.test('session create is signed with the secret the server verifies', async () => {
+    const result = await runCli(['session', 'create', '--restaurant', '3'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const { sessionSecret } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
+    assert.equal(verifySession(result.stdout.trim(), sessionSecret)?.restaurant_id, 3);
+  });
+
+  await t.test('a second server on the same data folder is refused', async () => {
+    const result = await runCli(['serve'], env);
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `error: another comanda server (pid ${server.child.pid}) already serves ${dataDir}\n`,
+    );
+  });
+
+  await t.test('the server still answers', async () => {
+    const res = await fetch(`${server.address}/readyz`);
+    assert.equal(res.status, 200);
+  });
+
+  await t.test(
+    'after a graceful stop the folder is released and opens cleanly with every write kept',
+    async () => {
+      assert.equal(await server.stop(), 0);
+      for (const name of ['comanda.lock', 'admin.sock', 'admin.token'])
+        assert.equal(existsSync(join(dataDir, name)), false, name);
+      const list = await runCli(['api-key', 'list', '--json'], env);
+      assert.equal(list.code, 0, list.stderr);
+      const keys = JSON.parse(list.stdout).api_keys;
+      assert.deepEqual(
+        keys.map((k: { id: number }) => k.id),
+        [1, 2, 3, 4],
+      );
+      const session = await runCli(['session', 'create', '--restaurant', '3', '--json'], env);
+      assert.equal(session.code, 0, session.stderr);
+    },
+  );
+});

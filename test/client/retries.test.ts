@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ComandaClient, ComandaError, maskSecrets, TokenManager } from '../../src/client/index.ts';
+import { apiError, hangUp, json, ok, type Script, scriptedServer } from './support.ts';
+
+const PAGE = { total: 0, count: 0, remaining: 0, limit: 100, offset: 0, cash_flows: [] };
+const PRODUCT = { id: 7, name: 'Margherita' };
+const FAST = { retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterSeconds: 5 };
+
+/** A client on a scripted server with a fixed token that counts its invalidations. */
+async function setup(t: Parameters<typeof scriptedServer>[0], scripts: Record<string, Script[]>) {
+  const server = await scriptedServer(t, scripts);
+  const invalidated: string[] = [];
+  let version = 0;
+  const tokens = {
+    getAccessToken: async () => `cat_token${version}`,
+    invalidate: (token: string) => {
+      invalidated.push(token);
+      version += 1;
+    },
+  };
+  const client = new ComandaClient({ baseUrl: server.baseUrl, tokens, retry: FAST });
+  const count = (path: string) => server.received.filter((r) => r.path === path).length;
+  return { ...server, client, invalidated, count };
+}
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => assert.fail('expected a ComandaError'),
+    (error: unknown) => {
+      assert.ok(error instanceof ComandaError, String(error));
+      return error;
+    },
+  );
+
+const query = { start_date: '2026-01-01', end_date: '2026-01-31' };
+
+test('a read waits Retry-After on 429 and then succeeds', async (t) => {
+  const s = await setup(t, {
+    '/v1/financial/cash-flows': [apiError(429, 'rate_limited', { 'retry-after': '1' }), ok(PAGE)],
+  });
+  const page = await s.client.listCashFlows(query);
+  assert.equal(page.limit, 100);
+  assert.equal(s.count('/v1/financial/cash-flows'), 2);
+  const [first, second] = s.received;
+  assert.ok(second.at - first.at >= 950, `waited ${second.at - first.at} ms`);
+});
+
+test('a read is retried on 502 and 503 with backoff, at most `retries` times', async (t) => {
+  const s = await setup(t, {
+    '/v1/menu': [apiError(502, 'bad_gateway'), apiError(503, 'service_unavailable'), ok({ categories: [] })],
+    '/v1/products/7': [apiError(503, 'service_unavailable')],
+  });
+  assert.deepEqual(await s.client.getMenu(), { categories: [] });
+  assert.equal(s.count('/v1/menu'), 3);
+  const error = await caught(s.client.getProduct(7));
+  assert.deepEqual(
+    [error.status, error.key, error.errorId],
+    [503, 'service_unavailable', 'id-service_unavailable'],
+  );
+  assert.equal(s.count('/v1/products/7'), 4, 'the first attempt and 3 retries');
+});
+
+test('a Retry-After beyond the bound is not waited for: the 429 is thrown with its retryAfter', async (t) => {
+  const s = await setup(t, { '/v1/menu': [apiError(429, 'rate_limited', { 'retry-after': '3600' })] });
+  const error = await caught(s.client.getMenu());
+  assert.deepEqual([error.status, error.key, error.retryAfter], [429, 'rate_limited', 3600]);
+  assert.equal(s.count('/v1/menu'), 1);
+});
+
+test('writes are never retried: 429, 503 and a 409 are thrown after one request', async (t) => {
+  const s = await setup(t, {
+    '/v1/products': [apiError(429, 'rate_limited', { 'retry-after': '1' })],
+    '/v1/products/7': [apiError(503, 'service_unavailable')],
+    '/v1/products/bulk': [apiError(409, 'product_update_conflict')],
+    '/v1/products/7/availability': [apiError(502, 'bad_gateway')],
+  });
+  const created = await caught(s.client.createProduct({ name: 'X', product_category_id: 1, price: 10 }));
+  assert.deepEqual([created.status, created.key, created.retryAfter], [429, 'rate_limited', 1]);
+  assert.equal((await caught(s.client.editProduct(7, { price: 12 }))).status, 503);
+  assert.equal(
+    (await caught(s.client.bulkEditProducts([{ id: 7, price: 12 }]))).key,
+    'product_update_conflict',
+  );
+  assert.equal((await caught(s.client.setAvailability(7, { available: false }))).status, 502);
+  for (const path of ['/v1/products', '/v1/products/7', '/v1/products/bulk', '/v1/products/7/availability']) {
+    assert.equal(s.count(path), 1, path);
+  }
+});
+
+test('a lost answer is retried for a read and is outcome_unknown for a write, sent once', async (t) => {
+  const s = await setup(t, { '/v1/products/7': [hangUp, ok(PRODUCT)], '/v1/products': [hangUp] });
+  assert.deepEqual(await s.client.getProduct(7), PRODUCT);
+  assert.equal(s.count('/v1/products/7'), 2);
+  const error = await caught(s.client.createProduct({ name: 'X', product_category_id: 1, price: 10 }));
+  assert.deepEqual([error.status, error.key], [0, 'outcome_unknown']);
+  assert.match(error.message, /may or may not have been applied/);
+  assert.equal(s.count('/v1/products'), 1);
+});
+
+test('a read refused with 401 is sent once more with a new token; a write is not', async (t) => {
+  const s = await setup(t, {
+    '/v1/menu': [apiError(401, 'invalid_token'), ok({ categories: [] })],
+    '/v1/products/7': [apiError(401, 'invalid_token')],
+  });
+  await s.client.getMenu();
+  assert.deepEqual(s.invalidated, ['cat_token0']);
+  assert.equal(s.count('/v1/menu'), 2);
+  assert.equal((await caught(s.client.editProduct(7, { price: 1 }))).key, 'invalid_token');
+  assert.equal(s.count('/v1/products/7'), 1);
+  assert.deepEqual(s.invalidated, ['cat_token0', 'cat_token1'], 'the refused token is dropped');
+});
+
+test('restaurantId goes to the query string, per client and per call', async (t) => {
+  const s = await setup(t, { '/v1/products/7': [ok(PRODUCT)], '/v1/menu': [ok({})] });
+  const tokens = { getAccessToken: async () => 'cat_x' };
+  const client = new ComandaClient({ baseUrl: s.baseUrl, tokens, restaurantId: 3 });
+  await client.getProduct(7);
+  await client.getProduct(7, { restaurantId: 9 });
+  await client.getMenu({ channel: 'delivery', only_available: true });
+  assert.deepEqual(
+    s.received.map((r) => r.search),
+    ['?restaurant_id=3', '?restaurant_id=9', '?channel=delivery&only_available=true&restaurant_id=3'],
+  );
+});
+
+/** A token answer of the scripted token endpoint. */
+const issued =
+  (n: number): Script =>
+  (_q, res) =>
+    json(res, 200, {
+      access_token: `cat_a${n}`,
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_token: `crt_r${n}`,
+      scope: 'x',
+    });
+
+/** The manager of a scripted token endpoint, starting from a persisted refresh token. */
+async function persistedManager(t: Parameters<typeof scriptedServer>[0], scripts: Script[]) {
+  const server = await scriptedServer(t, { '/oauth/token': scripts });
+  const tokens = new TokenManager({
+    baseUrl: server.baseUrl,
+    apiKey: 'ck_test_key',
+    refreshToken: 'crt_persisted',
+  });
+  const form = (name: string) => server.received.map((r) => new URLSearchParams(r.body).get(name));
+  return { tokens, form };
+}
+
+test('a refresh without an answer is never sent again: the manager exchanges the API key instead', async (t) => {
+  const { tokens, form } = await persistedManager(t, [hangUp, issued(2)]);
+  assert.equal(await tokens.getAccessToken(), 'cat_a2');
+  assert.deepEqual(form('grant_type'), ['refresh_token', 'api_key']);
+  assert.deepEqual(form('refresh_token'), ['crt_persisted', null]);
+});
+
+test('a refresh answered 429 is retried after Retry-After with the same, unconsumed, token', async (t) => {
+  const limited: Script = (_q, res) =>
+    json(res, 429, { error: 'rate_limited', error_description: 'Too many.' }, { 'retry-after': '1' });
+  const { tokens, form } = await persistedManager(t, [limited, issued(3)]);
+  assert.equal(await tokens.getAccessToken(), 'cat_a3');
+  assert.deepEqual(form('refresh_token'), ['crt_persisted', 'crt_persisted']);
+});
+
+test('a failure carrying a secret in its text is masked in the ComandaError', async () => {
+  const leaky: typeof fetch = async () => {
+    throw new Error('socket closed while sending Bearer cat_Zx9secretsecret and ck_live_abcdSECRETSECRET');
+  };
+  const client = new ComandaClient({
+    baseUrl: 'http://127.0.0.1:9',
+    tokens: { getAccessToken: async () => 'cat_Zx9secretsecret' },
+    fetch: leaky,
+    retry: { retries: 0 },
+  });
+  const error = await caught(client.createProduct({ name: 'X', product_category_id: 1, price: 1 }));
+  assert.equal(error.key, 'outcome_unknown');
+  assert.doesNotMatch(error.message, /secretsecret|SECRETSECRET/);
+  assert.match(error.message, /Bearer \*\*\* .*ck_live_abcd…/);
+  assert.equal(maskSecrets('crt_1234567890 cac_abcdefgh'), 'crt_1234… cac_abcd…');
+});

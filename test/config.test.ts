@@ -1,0 +1,99 @@
+// The configuration parser: defaults, and an error naming the variable for each invalid value.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, parseConfig } from '../src/config.ts';
+
+const INVALID: [string, string, RegExp][] = [
+  ['PORT', '70000', /^PORT must be a whole number from 0 to 65535 \(got "70000"\)$/],
+  ['PORT', '3000abc', /^PORT must be a whole number/],
+  [
+    'DATABASE_URL',
+    'mysql://root:hunter2@db/comanda',
+    /^DATABASE_URL must be a postgres:\/\/ URL or memory:\/\//,
+  ],
+  ['REDIS_URL', 'http://127.0.0.1:6379', /^REDIS_URL must use redis: or rediss: \(got "http:"\)$/],
+  ['REDIS_URL', 'not a url', /^REDIS_URL must be a URL/],
+  ['FISCAL_PROVIDER_URL', 'ftp://provider', /^FISCAL_PROVIDER_URL must use http: or https:/],
+  ['FISCAL_TIMEOUT_MS', '20000', /^FISCAL_TIMEOUT_MS must be a whole number from 1 to 15000/],
+  ['FISCAL_TOKEN_KEY', 'short', /^FISCAL_TOKEN_KEY must be at least 32 characters$/],
+  ['ACCESS_TOKEN_TTL_SECONDS', '0', /^ACCESS_TOKEN_TTL_SECONDS must be a whole number from 1 to 86400/],
+  ['REFRESH_IDLE_TTL_SECONDS', '-5', /^REFRESH_IDLE_TTL_SECONDS must be a whole number/],
+  ['REFRESH_ABSOLUTE_TTL_SECONDS', '1.5', /^REFRESH_ABSOLUTE_TTL_SECONDS must be a whole number/],
+  ['RESTAURANT_SESSION_SECRET', 'too-short', /^RESTAURANT_SESSION_SECRET must be at least 32 characters$/],
+  ['RATE_LIMIT_PER_MINUTE', 'lots', /^RATE_LIMIT_PER_MINUTE must be a whole number/],
+  ['TOKEN_RATE_LIMIT_PER_MINUTE', '0', /^TOKEN_RATE_LIMIT_PER_MINUTE must be a whole number/],
+  [
+    'LOG_LEVEL',
+    'verbose',
+    /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/,
+  ],
+];
+
+test('the configuration', async (t) => {
+  await t.test('an empty environment gives the documented defaults', () => {
+    assert.deepEqual(parseConfig({}), {
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: './data',
+      redisUrl: undefined,
+      fiscalProviderUrl: 'https://api.focusnfe.com.br',
+      fiscalTimeoutMs: 15000,
+      fiscalTokenKey: undefined,
+      accessTokenTtlSeconds: 900,
+      refreshIdleTtlSeconds: 2592000,
+      refreshAbsoluteTtlSeconds: 7776000,
+      restaurantSessionSecret: undefined,
+      rateLimitPerMinute: 600,
+      tokenRateLimitPerMinute: 60,
+      logLevel: 'info',
+    });
+  });
+
+  await t.test('set variables are parsed and typed; an empty value means unset', () => {
+    const config = parseConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://app@db:5432/comanda',
+      DATA_DIR: '/var/lib/comanda',
+      REDIS_URL: 'redis://cache:6379/',
+      FISCAL_PROVIDER_URL: 'https://homologacao.focusnfe.com.br/',
+      ACCESS_TOKEN_TTL_SECONDS: '600',
+      RESTAURANT_SESSION_SECRET: 's'.repeat(32),
+      FISCAL_TOKEN_KEY: '',
+    });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.databaseUrl, 'postgres://app@db:5432/comanda');
+    assert.equal(config.dataDir, '/var/lib/comanda');
+    assert.equal(config.redisUrl, 'redis://cache:6379');
+    assert.equal(config.fiscalProviderUrl, 'https://homologacao.focusnfe.com.br');
+    assert.equal(config.accessTokenTtlSeconds, 600);
+    assert.equal(config.restaurantSessionSecret, 's'.repeat(32));
+    assert.equal(config.fiscalTokenKey, undefined);
+    assert.equal(parseConfig({ DATABASE_URL: 'memory://' }).databaseUrl, 'memory://');
+  });
+
+  for (const [name, value, message] of INVALID) {
+    await t.test(`${name}=${JSON.stringify(value)} is refused with a message naming ${name}`, () => {
+      assert.throws(
+        () => parseConfig({ [name]: value }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, message);
+          return true;
+        },
+      );
+    });
+  }
+
+  await t.test('a refused DATABASE_URL does not echo its password', () => {
+    assert.throws(
+      () => parseConfig({ DATABASE_URL: 'mysql://root:hunter2@db/comanda' }),
+      (err: Error) => {
+        assert.doesNotMatch(err.message, /hunter2/);
+        return true;
+      },
+    );
+  });
+});

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { randomInt, randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { Redis } from 'ioredis';
+import type { Db } from '../../src/db/database.ts';
+import { storeErrors } from '../../src/http/rate-limit.ts';
+import { issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
+import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
+import { storeOAuthClient } from '../../src/modules/auth/oauth-clients.ts';
+import { logCapture, postToken, protectedRoute, seedRestaurants } from '../modules/auth/support.ts';
+import { buildTestApp } from '../support/app.ts';
+
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+
+/** A credential with a random key id, so counters of earlier runs in a shared Redis never collide. */
+async function credential(db: Db, restaurantId: number) {
+  const id = randomInt(1_000_000, 2_000_000_000);
+  const scopes = ['products:read'];
+  await storeApiKey(db, { id, restaurantIds: [restaurantId], scopes });
+  const token = await issueAccessToken(db, { apiKeyId: id, restaurantIds: [restaurantId], scopes }, 900);
+  return { authorization: `Bearer ${token}` };
+}
+
+async function redisAnswers(): Promise<boolean> {
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+test('rate limits in memory', async (t) => {
+  const { app, ctx } = await buildTestApp(t, {
+    routes: protectedRoute,
+    config: { rateLimitPerMinute: 3, tokenRateLimitPerMinute: 2 },
+  });
+  const [r1] = await seedRestaurants(ctx.db, 1);
+
+  await t.test(
+    'a credential over its limit gets 429 rate_limited with Retry-After; others do not',
+    async (t) => {
+      t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+      const busy = await credential(ctx.db, r1);
+      for (let i = 0; i < 3; i++) {
+        const res = await app.inject({ url: '/v1/test/whoami', headers: busy });
+        assert.equal(res.statusCode, 200);
+        assert.equal(res.headers['x-ratelimit-limit'], '3');
+        assert.equal(res.headers['x-ratelimit-remaining'], String(2 - i));
+      }
+      const limited = await app.inject({ url: '/v1/test/whoami', headers: busy });
+      assert.equal(limited.statusCode, 429);
+      assert.deepEqual(Object.keys(limited.json()).sort(), ['key', 'message', 'statusCode']);
+      assert.equal(limited.json().key, 'rate_limited');
+      assert.ok(limited.headers['x-error-id']);
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+      const quiet = await credential(ctx.db, r1);
+      assert.equal((await app.inject({ url: '/v1/test/whoami', headers: quiet })).statusCode, 200);
+      t.mock.timers.tick(61_000);
+      assert.equal(
+        (await app.inject({ url: '/v1/test/whoami', headers: busy })).statusCode,
+        200,
+        'a new window',
+      );
+    },
+  );
+
+  await t.test('an application counts per restaurant it was approved for, not once for all', async () => {
+    const [r2] = await seedRestaurants(ctx.db, 1);
+    const { id } = await storeOAuthClient(ctx.db, {
+      clientId: 'pos-app',
+      clientSecret: null,
+      name: 'POS',
+      scopes: ['products:read'],
+      grantTypes: ['authorization_code'],
+      restaurantIds: [r1, r2],
+    });
+    const tokenFor = async (restaurantId: number) => ({
+      authorization: `Bearer ${await issueAccessToken(ctx.db, { oauthClientId: id, restaurantIds: [restaurantId], scopes: ['products:read'] }, 900)}`,
+    });
+    const [first, second] = [await tokenFor(r1), await tokenFor(r2)];
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await app.inject({ url: '/v1/test/whoami', headers: first })).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    assert.equal((await app.inject({ url: '/v1/test/whoami', headers: second })).statusCode, 200);
+  });
+
+  await t.test('the token endpoint limits per client_id, else per IP, with an RFC-style 429', async () => {
+    const form = { grant_type: 'client_credentials', client_id: `c-${randomUUID()}`, client_secret: 'x' };
+    for (let i = 0; i < 2; i++) assert.equal((await postToken(app, form)).statusCode, 401);
+    const limited = await postToken(app, form);
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().error, 'rate_limited');
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
+    assert.equal(limited.headers['cache-control'], 'no-store');
+    const otherClient = await postToken(app, { ...form, client_id: `c-${randomUUID()}` });
+    assert.equal(otherClient.statusCode, 401, 'another client_id has its own counter');
+    const byIp = (ip: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress: ip,
+        payload: 'grant_type=api_key&api_key=ck_test_wrong',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    await byIp('10.0.0.1');
+    await byIp('10.0.0.1');
+    assert.equal((await byIp('10.0.0.1')).statusCode, 429);
+    assert.equal((await byIp('10.0.0.2')).statusCode, 401);
+  });
+});
+
+test('rate limits shared by two instances through Redis', async (t) => {
+  if (!(await redisAnswers())) {
+    t.skip(`Redis does not answer at ${REDIS_URL}: shared counters not tested`);
+    return;
+  }
+  const config = { rateLimitPerMinute: 3, tokenRateLimitPerMinute: 2, redisUrl: REDIS_URL };
+  const a = await buildTestApp(t, { routes: protectedRoute, config });
+  const b = await buildTestApp(t, { routes: protectedRoute, config, database: a.database });
+  const [r1] = await seedRestaurants(a.ctx.db, 1);
+
+  await t.test('requests to either instance count against one limit', async () => {
+    const auth = await credential(a.ctx.db, r1);
+    const statuses = [];
+    for (const app of [a.app, b.app, a.app, b.app]) {
+      statuses.push((await app.inject({ url: '/v1/test/whoami', headers: auth })).statusCode);
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const limited = await a.app.inject({ url: '/v1/test/whoami', headers: auth });
+    assert.equal(limited.json().key, 'rate_limited');
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
+  });
+
+  await t.test('token requests to either instance count against one limit', async () => {
+    const form = { grant_type: 'client_credentials', client_id: `c-${randomUUID()}`, client_secret: 'x' };
+    const statuses = [];
+    for (const app of [a.app, b.app, a.app]) statuses.push((await postToken(app, form)).statusCode);
+    assert.deepEqual(statuses, [401, 401, 429]);
+  });
+});
+
+test('Redis unreachable: requests are allowed (fail open) and a warning is logged', async (t) => {
+  const { logStream, text } = logCapture();
+  const { app, ctx } = await buildTestApp(t, {
+    routes: protectedRoute,
+    logStream,
+    config: { rateLimitPerMinute: 1, redisUrl: 'redis://127.0.0.1:1', logLevel: 'warn' },
+  });
+  const [r1] = await seedRestaurants(ctx.db, 1);
+  const auth = await credential(ctx.db, r1);
+  const before = (await storeErrors.get()).values.reduce((sum, v) => sum + v.value, 0);
+  for (let i = 0; i < 3; i++) {
+    const res = await app.inject({ url: '/v1/test/whoami', headers: auth });
+    assert.equal(res.statusCode, 200, 'never a 429 nor a 500 while the store is down');
+    assert.equal(res.headers['x-ratelimit-limit'], undefined);
+  }
+  const token = await postToken(app, { grant_type: 'api_key', api_key: 'ck_test_wrong' });
+  assert.equal(token.statusCode, 401, 'the token endpoint keeps answering');
+  const after = (await storeErrors.get()).values.reduce((sum, v) => sum + v.value, 0);
+  assert.equal(after - before, 4, 'rate_limit_store_errors_total counts each unchecked request');
+  assert.ok(text().includes('rate limit store (Redis) unavailable'), text());
+});

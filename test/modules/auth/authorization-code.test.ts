@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
+import { buildTestApp } from '../../support/app.ts';
+import { sessionFor } from '../../support/tokens.ts';
+import { postToken, protectedRoute, REDIRECT_URI as REDIRECT, seedRestaurants } from './support.ts';
+
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+test('the authorization code flow with PKCE', async (t) => {
+  const { app, ctx } = await buildTestApp(t, { routes: protectedRoute });
+  const [r1, r2] = await seedRestaurants(ctx.db, 2);
+  const app1 = {
+    name: 'POS',
+    restaurantIds: [r1],
+    redirectUris: [REDIRECT],
+    scopes: ['products:read', 'menu:read'],
+  };
+  await storeOAuthClient(ctx.db, {
+    ...app1,
+    clientId: 'pos-app',
+    clientSecret: null,
+    grantTypes: ['authorization_code'],
+  });
+  await storeOAuthClient(ctx.db, {
+    ...app1,
+    clientId: 'other-app',
+    clientSecret: null,
+    grantTypes: ['authorization_code'],
+  });
+  await storeOAuthClient(ctx.db, {
+    ...app1,
+    clientId: 'confidential',
+    clientSecret: 'x',
+    grantTypes: ['client_credentials'],
+  });
+  const session = sessionFor(r1, ctx.secrets.sessionSecret);
+
+  const authorizeQuery = (challenge: string, extra: Record<string, string> = {}) =>
+    new URLSearchParams({
+      response_type: 'code',
+      client_id: 'pos-app',
+      redirect_uri: REDIRECT,
+      scope: 'menu:read',
+      state: 'st-1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    });
+  const authorize = (query: URLSearchParams, headers: Record<string, string> = session) =>
+    app.inject({ url: `/oauth/authorize?${query}`, headers });
+  const redirected = (res: Awaited<ReturnType<typeof authorize>>) => {
+    assert.equal(res.statusCode, 302, res.body);
+    const location = new URL(String(res.headers.location));
+    assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+    return location.searchParams;
+  };
+  const codeFor = async (challenge: string) =>
+    redirected(await authorize(authorizeQuery(challenge))).get('code')!;
+  const exchange = (code: string, verifier: string, extra: Record<string, string> = {}) =>
+    postToken(app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: 'pos-app',
+      code_verifier: verifier,
+      ...extra,
+    });
+  const call = (token: string) =>
+    app.inject({ url: '/v1/test/menu', headers: { authorization: `Bearer ${token}` } });
+
+  await t.test(
+    'an approved code is exchanged for tokens of the session restaurant; refresh needs client_id',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const params = redirected(await authorize(authorizeQuery(challenge)));
+      assert.equal(params.get('state'), 'st-1');
+      assert.match(params.get('code')!, /^cac_/);
+      const res = await exchange(params.get('code')!, verifier);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().scope, 'menu:read');
+      assert.match(res.json().refresh_token, /^crt_/);
+      assert.deepEqual((await call(res.json().access_token)).json(), { restaurant_id: r1 });
+      const refresh = (extra: Record<string, string>) =>
+        postToken(app, { grant_type: 'refresh_token', refresh_token: res.json().refresh_token, ...extra });
+      assert.equal((await refresh({})).json().error, 'invalid_request', 'client_id is required');
+      assert.equal((await refresh({ client_id: 'other-app' })).json().error, 'invalid_grant');
+      assert.equal((await refresh({ client_id: 'pos-app' })).statusCode, 200);
+    },
+  );
+
+  await t.test('a reused code is invalid_grant and revokes what it issued', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(challenge);
+    const first = (await exchange(code, verifier)).json();
+    const again = await exchange(code, verifier);
+    assert.equal(again.statusCode, 400);
+    assert.equal(again.json().error, 'invalid_grant');
+    assert.equal((await call(first.access_token)).statusCode, 401);
+    const refresh = await postToken(app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: 'pos-app',
+    });
+    assert.equal(refresh.json().error, 'invalid_grant');
+  });
+
+  await t.test('a code lives 60 seconds', async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    const { verifier, challenge } = pkce();
+    const code = await codeFor(challenge);
+    t.mock.timers.tick(61_000);
+    assert.equal((await exchange(code, verifier)).json().error, 'invalid_grant');
+  });
+
+  await t.test(
+    'a wrong verifier, redirect_uri or client is invalid_grant and leaves the code usable',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(challenge);
+      assert.equal((await exchange(code, pkce().verifier)).json().error, 'invalid_grant');
+      assert.equal(
+        (await exchange(code, verifier, { redirect_uri: `${REDIRECT}/x` })).json().error,
+        'invalid_grant',
+      );
+      assert.equal(
+        (await exchange(code, verifier, { client_id: 'other-app' })).json().error,
+        'invalid_grant',
+      );
+      assert.equal((await exchange(code, verifier)).statusCode, 200);
+    },
+  );
+
+  await t.test('a malformed verifier or a missing parameter is invalid_request', async () => {
+    const code = await codeFor(pkce().challenge);
+    assert.equal((await exchange(code, 'short')).json().error, 'invalid_request');
+    const res = await postToken(app, {
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'pos-app',
+      redirect_uri: REDIRECT,
+    });
+    assert.equal(res.json().error, 'invalid_request');
+  });
+
+  await t.test(
+    'an unknown client_id is 401 invalid_client; a confidential one is unauthorized_client',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(challenge);
+      const unknown = await exchange(code, verifier, { client_id: 'nobody' });
+      assert.equal(unknown.statusCode, 401);
+      assert.ok(unknown.headers['www-authenticate']);
+      assert.equal(
+        (await exchange(code, verifier, { client_id: 'confidential' })).json().error,
+        'unauthorized_client',
+      );
+    },
+  );
+
+  await t.test(
+    'an unknown client or an unregistered redirect_uri is answered with 400, never redirected',
+    async () => {
+      const { challenge } = pkce();
+      const targets: Record<string, string>[] = [
+        { client_id: 'nobody' },
+        { redirect_uri: 'https://evil.example/cb' },
+        { redirect_uri: '' },
+      ];
+      for (const extra of targets) {
+        const res = await authorize(authorizeQuery(challenge, extra));
+        assert.equal(res.statusCode, 400, JSON.stringify(extra));
+        assert.equal(res.headers.location, undefined);
+        assert.equal(res.json().error, 'invalid_request');
+      }
+    },
+  );
+
+  const redirectCases: [string, Record<string, string>, Record<string, string> | undefined, string][] = [
+    ['response_type=token', { response_type: 'token' }, undefined, 'unsupported_response_type'],
+    ['no code_challenge', { code_challenge: '' }, undefined, 'invalid_request'],
+    ['code_challenge_method=plain', { code_challenge_method: 'plain' }, undefined, 'invalid_request'],
+    ['a scope beyond the application', { scope: 'financial:read' }, undefined, 'invalid_scope'],
+    ['no session', {}, {}, 'access_denied'],
+    [
+      'a session signed with another secret',
+      {},
+      sessionFor(r1, 'another-secret-of-at-least-32-characters!'),
+      'access_denied',
+    ],
+    [
+      'a session of a restaurant the application is not installed for',
+      {},
+      sessionFor(r2, ctx.secrets.sessionSecret),
+      'access_denied',
+    ],
+    ['a client that may not use the flow', { client_id: 'confidential' }, undefined, 'unauthorized_client'],
+  ];
+  for (const [what, extra, headers, error] of redirectCases) {
+    await t.test(`${what} is redirected back with error=${error} and the state`, async () => {
+      const params = redirected(await authorize(authorizeQuery(pkce().challenge, extra), headers));
+      assert.equal(params.get('error'), error);
+      assert.equal(params.get('state'), 'st-1');
+      assert.equal(params.get('code'), null);
+    });
+  }
+});

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildTestApp } from '../../support/app.ts';
+import { newKey, postToken, seedRestaurants } from './support.ts';
+
+test('the token endpoint request checks', async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const [r1] = await seedRestaurants(ctx.db, 1);
+  const key = await newKey(ctx.db, [r1]);
+  const form = new URLSearchParams({ grant_type: 'api_key', api_key: key.api_key }).toString();
+  const send = (payload: string | undefined, contentType?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload,
+      headers: contentType ? { 'content-type': contentType } : {},
+    });
+  const assertInvalidRequest = (res: Awaited<ReturnType<typeof send>>, error = 'invalid_request') => {
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error, error);
+    assert.equal(typeof res.json().error_description, 'string');
+    assert.equal(res.headers['cache-control'], 'no-store');
+    assert.equal(res.headers.pragma, 'no-cache');
+  };
+
+  await t.test('a form with a charset parameter is accepted', async () => {
+    assert.equal((await send(form, 'application/x-www-form-urlencoded; charset=UTF-8')).statusCode, 200);
+  });
+
+  await t.test('a JSON body is 400 invalid_request', async () => {
+    const json = JSON.stringify({ grant_type: 'api_key', api_key: key.api_key });
+    assertInvalidRequest(await send(json, 'application/json'));
+  });
+
+  await t.test('a body without a content type is 400 invalid_request', async () => {
+    assertInvalidRequest(await send(form));
+  });
+
+  await t.test('a text/plain body is 400 invalid_request', async () => {
+    assertInvalidRequest(await send(form, 'text/plain'));
+  });
+
+  await t.test('an empty body is 400 invalid_request', async () => {
+    assertInvalidRequest(await send(undefined));
+    assertInvalidRequest(await send('', 'application/x-www-form-urlencoded'));
+  });
+
+  await t.test('a duplicated parameter is 400 invalid_request, even with the same value', async () => {
+    assertInvalidRequest(await postToken(app, `${form}&api_key=${encodeURIComponent(key.api_key)}`));
+    assertInvalidRequest(await postToken(app, `${form}&grant_type=api_key`));
+  });
+
+  await t.test('a missing grant_type is 400 invalid_request', async () => {
+    assertInvalidRequest(await postToken(app, { api_key: key.api_key }));
+  });
+
+  await t.test('an unsupported grant_type is 400 unsupported_grant_type', async () => {
+    assertInvalidRequest(
+      await postToken(app, { grant_type: 'password', username: 'a', password: 'b' }),
+      'unsupported_grant_type',
+    );
+  });
+
+  await t.test('a body over 64 KiB is 400 invalid_request', async () => {
+    assertInvalidRequest(await postToken(app, `${form}&pad=${'x'.repeat(70 * 1024)}`));
+  });
+
+  await t.test('the token endpoint has no /v1 prefix', async () => {
+    const res = await app.inject({ method: 'POST', url: '/v1/oauth/token', payload: form });
+    assert.equal(res.statusCode, 404);
+  });
+});
