@@ -12,7 +12,6 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-// @ts-expect-error autocannon ships no type declarations
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
@@ -277,7 +276,7 @@ async function load(server: Server, path: string) {
     url: `${server.url}${path}`,
     connections: Number(args.connections),
     duration: Number(args.duration),
-    headers: server.authorization ? { authorization: server.authorization } : {},
+    requests: [{ headers: server.authorization ? { authorization: server.authorization } : {} }],
   });
   if (result.non2xx || result.errors)
     throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors`);

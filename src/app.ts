@@ -4,12 +4,14 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { installAuthentication } from './http/authenticate.ts';
+import { type ConnectionLimits, connectionOptions } from './http/connection-limits.ts';
 import { installDocs } from './http/docs.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installHealth } from './http/health.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installRateLimits } from './http/rate-limit.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
@@ -34,7 +36,7 @@ declare module 'fastify' {
   }
 }
 
-export type BuildOptions = { logStream?: NodeJS.WritableStream };
+export type BuildOptions = { logStream?: NodeJS.WritableStream; connectionLimits?: Partial<ConnectionLimits> };
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -45,10 +47,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return503OnClosing: true,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    ...connectionOptions(options.connectionLimits),
   });
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installSecurityHeaders(app);
   installRateLimits(app, ctx);
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);
   installHealth(app, ctx.database);

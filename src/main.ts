@@ -1,15 +1,13 @@
 // Process entry: parse the configuration, start the service, stop gracefully on signals.
-import { ConfigError, parseConfig } from './config.ts';
+// Start-up failures (bad configuration, data folder held by another server, port taken)
+// are one line on stderr, as the CLI prints them.
+import { fail } from './cli/output.ts';
+import { parseConfig } from './config.ts';
 import { startServer, stopOnSignals } from './server.ts';
 
 try {
-  const config = parseConfig();
-  const server = await startServer(config);
+  const server = await startServer(parseConfig());
   stopOnSignals(server, (msg) => server.app.log.info(msg));
 } catch (err) {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`configuration error: ${err.message}\n`);
-    process.exit(2);
-  }
-  throw err;
+  process.exit(fail(err));
 }

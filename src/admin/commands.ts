@@ -8,6 +8,7 @@ import { loadDemo } from '../demo/demo.ts';
 import { ImportError, type ImportProgress, importData } from '../import/import.ts';
 import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
 import { signSession } from '../modules/auth/session-token.ts';
+import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
 
 export type CommandContext = {
   db: Db;
@@ -100,5 +101,15 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
     const token = signSession(restaurantId, ttl, ctx.secrets.sessionSecret, now);
     const expiresAt = new Date((Math.floor(now / 1000) + ttl) * 1000).toISOString();
     return { session_token: token, restaurant_id: restaurantId, expires_at: expiresAt };
+  },
+
+  'user create': async (ctx, args) => {
+    const restaurantIds = ids(args.restaurant_ids, '--restaurant');
+    const password = typeof args.password === 'string' ? args.password : undefined;
+    try {
+      return await createStaffUser(ctx.db, { email: String(args.email ?? ''), restaurantIds, password });
+    } catch (err) {
+      throw err instanceof StaffInputError ? new CommandError(err.message) : err;
+    }
   },
 };

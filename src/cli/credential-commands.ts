@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
-import { action, type OutputOptions, print } from './output.ts';
+import { action, type OutputOptions, print, waiting } from './output.ts';
 
 type KeyRow = {
   id: number;
@@ -15,7 +15,8 @@ type KeyRow = {
   revoked_at: string | null;
 };
 
-const run = (name: string, args: Record<string, unknown>) => runCommand(parseConfig(), name, args);
+const run = (name: string, args: Record<string, unknown>) =>
+  runCommand(parseConfig(), name, args, { onWait: waiting });
 
 function listText(keys: KeyRow[]): string {
   if (!keys.length) return 'no API keys';

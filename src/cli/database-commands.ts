@@ -6,12 +6,7 @@ import { CommandError } from '../admin/commands.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
 import type { DemoKey } from '../demo/demo.ts';
-import { action, countsText, type OutputOptions, print, progressDisplay } from './output.ts';
-
-const waiting = (holder: { pid: number; command?: string }) =>
-  process.stderr.write(
-    `waiting for comanda ${holder.command ?? ''} (pid ${holder.pid}) to finish with the data folder...\n`,
-  );
+import { action, countsText, type OutputOptions, print, progressDisplay, waiting } from './output.ts';
 
 export function readJsonFile(file: string): unknown {
   let text: string;

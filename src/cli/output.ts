@@ -39,6 +39,15 @@ export function fail(err: unknown): number {
   return 1;
 }
 
+/** Told when another comanda process holds the data folder and this one waits for it. */
+export function waiting(holder: { pid: number; role: string; command?: string }): void {
+  const what =
+    holder.role === 'server'
+      ? `the comanda server (pid ${holder.pid}) to open its admin channel`
+      : `comanda ${holder.command ?? ''} (pid ${holder.pid}) to finish with the data folder`;
+  process.stderr.write(`waiting for ${what}...\n`);
+}
+
 /** A one-line progress display per collection, on a terminal only. */
 export function progressDisplay(stream: NodeJS.WriteStream = process.stderr) {
   if (!stream.isTTY) return undefined;

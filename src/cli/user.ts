@@ -2,30 +2,12 @@
 // terminal the password is read from standard input; on a terminal a one-time password is made
 // and printed once (it must be changed at the first sign-in).
 import type { Command } from 'commander';
-import { COMMANDS, CommandError } from '../admin/commands.ts';
+import { CommandError } from '../admin/commands.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
-import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
 import { action, type OutputOptions, print } from './output.ts';
 
 type Created = { id: number; email: string; restaurant_ids: number[]; one_time_password?: string };
-
-// Run here or, when a server owns the embedded database, by that server (the same process
-// registered it when `comanda serve` started).
-COMMANDS['user create'] ??= async (ctx, args) => {
-  try {
-    const restaurantIds = (Array.isArray(args.restaurant_ids) ? args.restaurant_ids : []).map(Number);
-    if (restaurantIds.some((id) => !Number.isInteger(id) || id < 1 || id > 2147483647)) {
-      throw new StaffInputError(
-        `--restaurant must be positive whole numbers (got ${String(args.restaurant_ids)})`,
-      );
-    }
-    const password = typeof args.password === 'string' ? args.password : undefined;
-    return await createStaffUser(ctx.db, { email: String(args.email ?? ''), restaurantIds, password });
-  } catch (err) {
-    throw err instanceof StaffInputError ? new CommandError(err.message) : err;
-  }
-};
 
 async function passwordFromStdin(): Promise<string> {
   const chunks: Buffer[] = [];

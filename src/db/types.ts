@@ -295,6 +295,15 @@ export interface ConsoleSessionsTable {
   ended_at: NullableInstant;
 }
 
+export interface AppConsentsTable {
+  oauth_client_id: number;
+  restaurant_id: number;
+  /** Every scope approved for the restaurant since the application was installed. */
+  scopes: string[];
+  staff_user_id: number | null;
+  consented_at: Instant;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   brands: BrandsTable;
@@ -322,6 +331,7 @@ export interface Database {
   staff_users: StaffUsersTable;
   staff_user_restaurants: StaffUserRestaurantsTable;
   console_sessions: ConsoleSessionsTable;
+  app_consents: AppConsentsTable;
 }
 
 export type { Money };

@@ -28,7 +28,7 @@ function rejectTokenInUrl(request: FastifyRequest): void {
 async function loadPrincipal(db: Db, token: string, sessionSecret: string): Promise<Principal> {
   if (looksLikeSession(token)) {
     const claims = verifySession(token, sessionSecret);
-    if (!claims) throw errors.invalidToken();
+    if (!claims || (await sessionEnded(db, claims.jti))) throw errors.invalidToken();
     return {
       kind: 'restaurant_session',
       sessionId: claims.jti,
@@ -41,6 +41,17 @@ async function loadPrincipal(db: Db, token: string, sessionSecret: string): Prom
   const found = await findActiveAccessToken(db, token);
   if (!found) throw errors.invalidToken();
   return { kind: found.apiKeyId ? 'api_key' : 'oauth_client', tokenId: found.id, ...found };
+}
+
+/** A console sign-in that was signed out (or replaced by a password change) ends its session at once. */
+async function sessionEnded(db: Db, jti: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('console_sessions')
+    .select('id')
+    .where('id', '=', jti)
+    .where('ended_at', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Per credential, before the scope check, so refused calls count too. */

@@ -75,6 +75,12 @@ export const errors = {
       { extra: { conflicts } },
     ),
   payloadTooLarge: () => new AppError(413, 'payload_too_large', 'The body is larger than 1 MiB.'),
+  // Raised by Node before any route runs (src/http/connection-limits.ts).
+  requestTimeout: () =>
+    new AppError(408, 'request_timeout', 'The request was not received in time; send it again whole.'),
+  headersTooLarge: () =>
+    new AppError(431, 'headers_too_large', 'The request line and headers are too large (URL and query included).'),
+  malformedRequest: () => new AppError(400, 'malformed_request', 'The HTTP request is malformed.'),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(
       429,

@@ -3,9 +3,9 @@
 // any problem (or a database error while writing) rolls everything back.
 import type { Db } from '../db/database.ts';
 import type { IdTable, WriteContext } from './collection.ts';
-import { COLLECTIONS, emptyCounts, parseFile } from './collections.ts';
+import { emptyCounts, parseFile } from './collections.ts';
 import { Issues } from './issues.ts';
-import { checkReferences } from './references.ts';
+import { checkReferences, type Parsed } from './references.ts';
 import { moveSequence } from './write.ts';
 
 export { ImportError } from './issues.ts';
@@ -29,29 +29,32 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
       if (records.length) await collection.verify?.(transaction, records, issues);
     }
     issues.throwIfAny();
-    const counts = emptyCounts();
-    const written = new Set<IdTable>();
-    for (const { collection, records } of parsed) {
-      if (!records.length) continue;
-      const progress = { collection: collection.name, done: 0, total: 0 };
-      for (const { row } of records) {
-        progress.total += collection.size(row);
-        for (const own of collection.ids(row)) written.add(own.table);
-      }
-      const advance = (rows: number) => {
-        progress.done += rows;
-        options.onProgress?.({ ...progress });
-      };
-      Object.assign(
-        counts,
-        await collection.write({ tx: transaction, fiscalTokenKey: options.fiscalTokenKey, advance }, records),
-      );
-    }
-    const ctx = { tx: transaction, advance: () => {} };
-    for (const table of written) if (table !== 'oauth_clients') await moveSequence(ctx, table);
-    return counts;
+    return writeAll(transaction, parsed, options);
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
-export const IMPORT_COLLECTIONS = COLLECTIONS.map((c) => c.name);
+async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportOptions) {
+  const counts = emptyCounts();
+  const written = new Set<IdTable>();
+  for (const { collection, records } of parsed) {
+    if (!records.length) continue;
+    const progress = { collection: collection.name, done: 0, total: 0 };
+    for (const { row } of records) {
+      progress.total += collection.size(row);
+      for (const own of collection.ids(row)) written.add(own.table);
+    }
+    const advance = (rows: number) => {
+      progress.done += rows;
+      options.onProgress?.({ ...progress });
+    };
+    Object.assign(
+      counts,
+      await collection.write({ tx, fiscalTokenKey: options.fiscalTokenKey, advance }, records),
+    );
+  }
+  // OAuth clients are keyed by client_id: their ids always come from the sequence.
+  for (const table of written)
+    if (table !== 'oauth_clients') await moveSequence({ tx, advance: () => {} }, table);
+  return counts;
+}

@@ -12,15 +12,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { buildTestApp } from '../support/app.ts';
-import { addStaff, PASSWORD, seedRestaurants } from '../modules/console/support.ts';
+import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../src/modules/auth/oauth-clients.ts';
+import { addStaff, PASSWORD, seedRestaurants } from '../modules/console/support.ts';
+import { buildTestApp } from '../support/app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium): browser tests skipped`;
+const SKIP = existsSync(CHROMIUM)
+  ? false
+  : `${CHROMIUM} is missing (apt-get install chromium): browser tests skipped`;
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function shoot(page: Page, name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
@@ -36,12 +47,22 @@ async function thirdPartyApp(t: { after(fn: () => unknown): void }) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/callback') callbacks.push(url.searchParams);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(url.pathname === '/callback' ? '<h1>Connected</h1>' : `<a id="connect" href="${authorizeUrl}">Connect comanda</a>`);
+    res.end(
+      url.pathname === '/callback'
+        ? '<h1>Connected</h1>'
+        : `<a id="connect" href="${authorizeUrl}">Connect comanda</a>`,
+    );
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   t.after(() => new Promise((done) => server.close(done)));
   const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
-  return { origin, callbacks, setAuthorizeUrl: (url: string) => { authorizeUrl = url; } };
+  return {
+    origin,
+    callbacks,
+    setAuthorizeUrl: (url: string) => {
+      authorizeUrl = url;
+    },
+  };
 }
 
 async function postForm(base: string, form: Record<string, string>) {
@@ -66,15 +87,34 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const [bella] = await seedRestaurants(ctx.db, ['Cantina Bella', 'Sushi Kai']);
   const restaurants = await ctx.db.selectFrom('restaurants').select('id').execute();
-  await addStaff(ctx.db, 'ana@cantina.example', restaurants.map((r) => r.id));
+  await addStaff(
+    ctx.db,
+    'ana@cantina.example',
+    restaurants.map((r) => r.id),
+  );
+  const both = restaurants.map((r) => r.id);
+  await storeApiKey(ctx.db, {
+    name: 'ERP financeiro',
+    restaurantIds: both,
+    scopes: ['financial:read'],
+    environment: 'test',
+  });
   const pos = await thirdPartyApp(t);
   await storeOAuthClient(ctx.db, {
-    clientId: 'balcao-pos', clientSecret: null, name: 'Balcão POS', scopes: ['products:read', 'menu:read'],
-    grantTypes: ['authorization_code'], redirectUris: [`${pos.origin}/callback`], restaurantIds: [],
+    clientId: 'balcao-pos',
+    clientSecret: null,
+    name: 'Balcão POS',
+    scopes: ['products:read', 'menu:read'],
+    grantTypes: ['authorization_code'],
+    redirectUris: [`${pos.origin}/callback`],
+    restaurantIds: [],
   });
 
   context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 800 },
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   const page = context.pages()[0] ?? (await context.newPage());
@@ -83,7 +123,8 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
   await t.test('signs in with the keyboard alone and picks the restaurant', async () => {
     await page.goto(`${base}/console/keys`);
     assert.match(page.url(), /\/console\/login\?next=%2Fconsole%2Fkeys$/);
-    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
+    const focused = () =>
+      page.evaluate<string>('document.activeElement.id || document.activeElement.textContent');
     const visited: unknown[] = [];
     while (visited.length < 5 && (await focused()) !== 'email') {
       await page.keyboard.press('Tab');
@@ -114,7 +155,7 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     assert.match(apiKey, /^ck_live_/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), apiKey);
+    assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), apiKey);
     await page.getByRole('link', { name: 'Back to API keys' }).click();
     assert.equal(await page.getByText(apiKey).count(), 0, 'the list never shows the key again');
     assert.equal(await page.getByText(`${apiKey.slice(0, 12)}…`).count(), 1);
@@ -137,8 +178,13 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const authorizeQuery = new URLSearchParams({
-    response_type: 'code', client_id: 'balcao-pos', redirect_uri: `${pos.origin}/callback`,
-    scope: 'menu:read', state: 'st-42', code_challenge: challenge, code_challenge_method: 'S256',
+    response_type: 'code',
+    client_id: 'balcao-pos',
+    redirect_uri: `${pos.origin}/callback`,
+    scope: 'menu:read',
+    state: 'st-42',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
   });
   pos.setAuthorizeUrl(`${base}/oauth/authorize?${authorizeQuery}`);
   let tokens: Record<string, string> = {};
@@ -162,8 +208,11 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     const callback = pos.callbacks.at(-1)!;
     assert.equal(callback.get('state'), 'st-42');
     const exchanged = await postForm(base, {
-      grant_type: 'authorization_code', code: callback.get('code')!, redirect_uri: `${pos.origin}/callback`,
-      client_id: 'balcao-pos', code_verifier: verifier,
+      grant_type: 'authorization_code',
+      code: callback.get('code')!,
+      redirect_uri: `${pos.origin}/callback`,
+      client_id: 'balcao-pos',
+      code_verifier: verifier,
     });
     assert.equal(exchanged.status, 200, JSON.stringify(exchanged.body));
     tokens = exchanged.body;
@@ -190,7 +239,11 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     await page.getByRole('button', { name: 'Remove application' }).click();
     await page.getByText('The application was removed').waitFor();
     assert.equal(await bearer(base, '/v1/menu', tokens.access_token), 401);
-    const refresh = await postForm(base, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'balcao-pos' });
+    const refresh = await postForm(base, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: 'balcao-pos',
+    });
     assert.equal(refresh.body.error, 'invalid_grant');
     assert.ok(bella);
   });

@@ -14,9 +14,8 @@ const NO_STACK = /\n\s+at |Error:/;
 test('the CLI without a running server', async (t) => {
   const dataDir = await seededDataDir(t);
   const env = cliEnv(dataDir);
-  const file = join(dataDir, '..', `${dataDir.split('/').pop()}-world.json`);
+  const file = join(tempDir(t), 'world.json');
   writeFileSync(file, JSON.stringify(world()));
-  t.after(() => writeFileSync(file, ''));
 
   await t.test('a user error is one line on stderr with exit code 1, never a stack trace', async () => {
     const result = await runCli(['api-key', 'create', '--restaurant', '1', '--scope', 'menu:read'], env);
@@ -91,7 +90,10 @@ test('the CLI without a running server', async (t) => {
     const revoked = await runCli(['api-key', 'revoke', '2'], env);
     assert.equal(revoked.stdout, 'API key 2 revoked; its access tokens no longer work\n');
     const list = JSON.parse((await runCli(['api-key', 'list', '--json'], env)).stdout).api_keys;
-    assert.deepEqual(list.map((k: { id: number }) => k.id), [1, 2, 3]);
+    assert.deepEqual(
+      list.map((k: { id: number }) => k.id),
+      [1, 2, 3],
+    );
     assert.notEqual(list[1].revoked_at, null);
     assert.equal(list[0].revoked_at, null);
     assert.doesNotMatch(JSON.stringify(list), /key_hash|ck_test_world_key_one/);

@@ -1,6 +1,7 @@
 // The key-management console (src/modules/console/): staff accounts, the restaurants each one
-// may act for, and the console sign-ins. A sign-in is the restaurant session carried by the
-// console cookie; its row (keyed by the session's `jti`) is what sign-out ends.
+// may act for, the console sign-ins, and who approved which application. A sign-in is the
+// restaurant session carried by the console cookie; its row (keyed by the session's `jti`) is
+// what sign-out ends. An approval sits beside the installation (oauth_client_restaurants) it made.
 import { type Kysely, sql } from 'kysely';
 
 const statements = [
@@ -26,6 +27,14 @@ const statements = [
     ended_at timestamptz(3)
   )`,
   sql`create index console_sessions_staff on console_sessions (staff_user_id)`,
+  sql`create table app_consents (
+    oauth_client_id integer not null references oauth_clients(id),
+    restaurant_id integer not null references restaurants(id),
+    scopes text[] not null,
+    staff_user_id integer references staff_users(id) on delete set null,
+    consented_at timestamptz(3) not null,
+    primary key (oauth_client_id, restaurant_id)
+  )`,
   // "Last use" of an installed application at a restaurant: its newest access token there.
   sql`create index access_tokens_client_created on access_tokens (oauth_client_id, created_at desc)
     where oauth_client_id is not null`,

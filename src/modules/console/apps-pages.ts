@@ -1,25 +1,31 @@
 // Pages of installed applications: the list and the removal confirmation.
-import type { Staff } from './console-session.ts';
-import { instant, notice, status, tags } from './format.ts';
-import { html, type SafeHtml } from './html.ts';
+
 import type { InstalledApp } from './apps-service.ts';
+import type { Staff } from './console-session.ts';
+import { cell, instant, notice, status, table, tags } from './format.ts';
+import { html, type SafeHtml } from './html.ts';
+
+function approval(app: InstalledApp): SafeHtml | '' {
+  if (!app.approval) return html`<p class="hint">Installed by the operator</p>`;
+  return html`<p class="hint">Approved ${instant(app.approval.at)}${app.approval.by ? html` by ${app.approval.by}` : ''}</p>`;
+}
 
 export function appsListBody(staff: Staff, apps: InstalledApp[], message?: string): SafeHtml {
   const rows = apps.map(
     (a) => html`<tr>
-  <td data-label="Application">${a.name}<br><code class="muted">${a.clientId}</code></td>
-  <td data-label="Permissions">${tags(a.scopes)}</td>
-  <td data-label="Last used">${instant(a.lastUsedAt, 'never')}</td>
-  <td data-label="Status">${status(a.status)}</td>
-  <td data-label="Action"><a href="/console/apps/${a.id}/revoke">Remove<span class="sr-only"> ${a.name}</span></a></td>
+  ${cell('Application', html`<strong>${a.name}</strong> <code class="muted">${a.clientId}</code>${approval(a)}`)}
+  ${cell('Permissions', tags(a.scopes))}
+  ${cell('Last used', instant(a.lastUsedAt, 'never'))}
+  ${cell('Status', status(a.status))}
+  ${cell('Action', html`<a href="/console/apps/${a.id}/revoke">Remove<span class="sr-only"> ${a.name}</span></a>`)}
 </tr>`,
   );
-  const table = apps.length
-    ? html`<table><thead><tr><th scope="col">Application</th><th scope="col">Permissions</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead><tbody>${rows}</tbody></table>`
+  const list = apps.length
+    ? table(['Application', 'Permissions', 'Last used', 'Status'], rows)
     : html`<p class="card">No application is installed for ${staff.restaurant.name}.</p>`;
   return html`${notice(message)}<div class="head"><h1>Installed apps</h1></div>
 <p class="muted">Applications that may act for ${staff.restaurant.name}. Removing one ends its access here at once.</p>
-${table}`;
+${list}`;
 }
 
 export function removeAppBody(staff: Staff, app: InstalledApp): SafeHtml {

@@ -39,8 +39,10 @@ table{width:100%;border-collapse:collapse;background:var(--card);border:1px soli
 th,td{text-align:left;padding:.65rem .75rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fafbfc}
 tr:last-child td{border-bottom:0}
+.nw,.tag{white-space:nowrap}
+.table-wrap{overflow-x:auto}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
-.tag{display:inline-block;border:1px solid var(--line);border-radius:999px;padding:0 .5rem;margin:0 .25rem .25rem 0;font-size:.8rem;white-space:nowrap;background:#fafbfc}
+.tag{display:inline-block;border:1px solid var(--line);border-radius:999px;padding:0 .5rem;margin:0 .25rem .25rem 0;font-size:.8rem;background:#fafbfc}
 .status-active{color:var(--ok);font-weight:600}
 .status-revoked,.status-expired,.status-disabled{color:var(--danger);font-weight:600}
 label{display:block;font-weight:600;margin-bottom:.25rem}
@@ -75,7 +77,7 @@ table,thead,tbody,tr,th,td{display:block}
 thead{position:absolute;left:-9999px}
 table{border:0;background:none}
 tr{background:var(--card);border:1px solid var(--line);border-radius:10px;margin-bottom:.75rem;padding:.25rem 0}
-td{border:0;padding:.35rem .9rem;display:grid;grid-template-columns:7.5rem 1fr;gap:.5rem}
+td{border:0;padding:.35rem .9rem;display:grid;grid-template-columns:7rem 1fr;gap:.5rem;align-items:baseline}
 td::before{content:attr(data-label);font-size:.8rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 .card{padding:1rem}
 dl.facts{grid-template-columns:1fr}
@@ -98,7 +100,13 @@ const JS = `document.querySelectorAll('[data-copy]').forEach(function (button) {
 export function assetRoutes(app: FastifyInstance): void {
   const serve = (url: string, type: string, body: string) =>
     app.get(url, { schema: { hide: true }, config: { console: 'asset' } }, async (_request, reply) =>
-      reply.headers({ 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' }).send(body),
+      reply
+        .headers({
+          'content-type': type,
+          'cache-control': 'public, max-age=3600',
+          'x-content-type-options': 'nosniff',
+        })
+        .send(body),
     );
   serve('/assets/console.css', 'text/css; charset=utf-8', CSS);
   serve('/assets/console.js', 'text/javascript; charset=utf-8', JS);

@@ -37,7 +37,8 @@ export function consentBody(view: ConsentView): SafeHtml {
     (name) => html`<input type="hidden" name="${name}" value="${query[name]}">`,
   );
   const scopes = view.scopes.map(
-    (scope) => html`<li>${SCOPE_SENTENCES[scope as keyof typeof SCOPE_SENTENCES] ?? scope} <code class="muted">${scope}</code></li>`,
+    (scope) =>
+      html`<li>${SCOPE_SENTENCES[scope as keyof typeof SCOPE_SENTENCES] ?? scope} <code class="muted">${scope}</code></li>`,
   );
   const switcher =
     staff.restaurants.length > 1

@@ -9,8 +9,8 @@ import { type AuthorizeQuery, checkRequest, redirectWith, trustedClient } from '
 import type { ClientCredential } from '../auth/oauth-clients.ts';
 import { clientName } from './apps-repository.ts';
 import { approveApp } from './apps-service.ts';
-import { loadStaff, readCookie, SESSION_COOKIE } from './console-session.ts';
 import { AUTHORIZE_FIELDS, consentBody, destinationOf, signInHopBody } from './consent-page.ts';
+import { loadStaff, readCookie, SESSION_COOKIE } from './console-session.ts';
 import { html } from './html.ts';
 import { sendMessage, sendPage } from './layout.ts';
 import { formOf, nextParam } from './navigation.ts';
@@ -43,7 +43,9 @@ function refuse(reply: FastifyReply, checked: { invalid: string } | { redirect: 
 /** A browser without a Bearer header: a person, who answers on the consent page. */
 export function isBrowserApproval(request: FastifyRequest): boolean {
   if (request.headers.authorization !== undefined) return false;
-  return readCookie(request, SESSION_COOKIE) !== undefined || /text\/html/i.test(request.headers.accept ?? '');
+  return (
+    readCookie(request, SESSION_COOKIE) !== undefined || /text\/html/i.test(request.headers.accept ?? '')
+  );
 }
 
 export async function showConsent(request: FastifyRequest, reply: FastifyReply) {
@@ -55,12 +57,25 @@ export async function showConsent(request: FastifyRequest, reply: FastifyReply) 
   const here = request.url;
   if (!staff) {
     const target = `/console/login?${nextParam(here)}`;
-    return sendPage(reply, 200, { title: 'Sign in to continue', body: signInHopBody(target), refreshTo: target });
+    return sendPage(reply, 200, {
+      title: 'Sign in to continue',
+      body: signInHopBody(target),
+      refreshTo: target,
+    });
   }
   if (staff.mustChangePassword) return reply.redirect(`/console/password?${nextParam(here)}`, 303);
-  const view = { staff, appName: await clientName(ctx.db, checked.client.id), clientId: checked.client.clientId };
+  const view = {
+    staff,
+    appName: await clientName(ctx.db, checked.client.id),
+    clientId: checked.client.clientId,
+  };
   const body = consentBody({ ...view, scopes: checked.scopes, query, here });
-  return sendPage(reply, 200, { title: 'Allow access', staff, body, formTarget: destinationOf(query.redirect_uri!) });
+  return sendPage(reply, 200, {
+    title: 'Allow access',
+    staff,
+    body,
+    formTarget: destinationOf(query.redirect_uri!),
+  });
 }
 
 /** POST /console/authorize: the answer of the consent page (CSRF and session checked by index.ts). */
@@ -74,10 +89,19 @@ export function consentRoutes(app: FastifyInstance): void {
     const decision = form.get('decision');
     reply.header('cache-control', 'no-store');
     if (decision === 'deny') {
-      return reply.redirect(redirectWith(query, oauthErrors.accessDenied('The restaurant denied the request.')), 303);
+      return reply.redirect(
+        redirectWith(query, oauthErrors.accessDenied('The restaurant denied the request.')),
+        303,
+      );
     }
-    if (decision !== 'allow') return sendMessage(reply, 400, 'Choose Allow or Deny', 'Go back and choose an answer.');
-    const grant = { restaurantId: request.staff!.restaurant.id, scopes: checked.scopes };
+    if (decision !== 'allow')
+      return sendMessage(reply, 400, 'Choose Allow or Deny', 'Go back and choose an answer.');
+    const staff = request.staff!;
+    const grant = {
+      restaurantId: staff.restaurant.id,
+      scopes: checked.scopes,
+      staffUserId: staff.staffUserId,
+    };
     const code = await approveApp(app.ctx.db, checked.client, query, grant);
     return reply.redirect(redirectWith(query, { code }), 303);
   });

@@ -30,9 +30,18 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return undefined;
 }
 
-function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number) {
+function setCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAge: number,
+) {
   const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header('set-cookie', `${name}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure}`);
+  reply.header(
+    'set-cookie',
+    `${name}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure}`,
+  );
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
@@ -83,15 +92,16 @@ export function csrfMatches(request: FastifyRequest, form: URLSearchParams, staf
   return !!expected && !!sent && safeEqual(sent, expected);
 }
 
-/** A browser names the page a form was sent from (Origin, else Referer): it must be this site. */
+/** A browser names the page a form was sent from (Origin, else Referer): it must be this host.
+ * The scheme is not compared: behind a TLS proxy the request itself may arrive as http. */
 export function sameOrigin(request: FastifyRequest): boolean {
-  let origin = request.headers.origin;
-  if (origin === undefined && request.headers.referer) {
-    try {
-      origin = new URL(request.headers.referer).origin;
-    } catch {
-      return false;
-    }
+  const named = request.headers.origin ?? request.headers.referer;
+  if (named === undefined) return true;
+  try {
+    const url = new URL(named);
+    const web = url.protocol === 'http:' || url.protocol === 'https:';
+    return web && url.host === new URL(`${url.protocol}//${request.host}`).host;
+  } catch {
+    return false;
   }
-  return origin === undefined || origin === `${request.protocol}://${request.host}`;
 }

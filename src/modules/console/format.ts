@@ -5,7 +5,7 @@ import { html, type SafeHtml } from './html.ts';
 export function instant(value: Date | null, none = '—'): SafeHtml {
   if (!value) return html`<span class="muted">${none}</span>`;
   const iso = value.toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`;
+  return html`<time datetime="${iso}"><span class="nw">${iso.slice(0, 10)}</span> <span class="nw">${iso.slice(11, 16)} UTC</span></time>`;
 }
 
 export function tags(values: string[]): SafeHtml[] {
@@ -18,4 +18,15 @@ export function status(value: string): SafeHtml {
 
 export function notice(message: string | undefined): SafeHtml | '' {
   return message ? html`<div class="success" role="status">${message}</div>` : '';
+}
+
+/** A table cell that keeps its label for the phone layout, where each row becomes a card. */
+export function cell(label: string, content: unknown): SafeHtml {
+  return html`<td data-label="${label}"><div>${content}</div></td>`;
+}
+
+/** A table whose last column holds the row's action. */
+export function table(labels: string[], rows: SafeHtml[]): SafeHtml {
+  const head = labels.map((label) => html`<th scope="col">${label}</th>`);
+  return html`<div class="table-wrap"><table><thead><tr>${head}<th scope="col"><span class="sr-only">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }

@@ -40,12 +40,16 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     if (request.method === 'POST') {
       const expected = access === 'login' ? null : request.staff;
       if (!sameOrigin(request) || !csrfMatches(request, formOf(request), expected)) {
-        const message = 'The form was too old or did not come from this console. Go back, reload the page and try again.';
+        const message =
+          'The form was too old or did not come from this console. Go back, reload the page and try again.';
         return sendMessage(reply, 403, 'This form cannot be accepted', message, request.staff);
       }
     }
     if (access === 'staff' && request.staff?.mustChangePassword) {
-      return reply.redirect(`/console/password?${nextParam(request.method === 'GET' ? request.url : '/console')}`, 303);
+      return reply.redirect(
+        `/console/password?${nextParam(request.method === 'GET' ? request.url : '/console')}`,
+        303,
+      );
     }
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -54,11 +58,22 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const status = error.validation ? 404 : (error.statusCode ?? 500);
     if (status >= 500) {
       request.log.error({ errorId, err: error }, 'console error');
-      return sendMessage(reply, 500, 'Something went wrong', `Try again; if it persists, quote error ${errorId}.`);
+      return sendMessage(
+        reply,
+        500,
+        'Something went wrong',
+        `Try again; if it persists, quote error ${errorId}.`,
+      );
     }
     request.log.info({ errorId, code: error.code }, 'console request refused');
     if (status === 404) return sendMessage(reply, 404, 'Not found', 'There is nothing here.', request.staff);
-    return sendMessage(reply, status, 'This request cannot be accepted', 'Go back and try again.', request.staff);
+    return sendMessage(
+      reply,
+      status,
+      'This request cannot be accepted',
+      'Go back and try again.',
+      request.staff,
+    );
   });
   app.setNotFoundHandler((request, reply) =>
     sendMessage(reply, 404, 'Not found', 'There is nothing here.', request.staff),

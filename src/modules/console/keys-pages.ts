@@ -1,7 +1,7 @@
 // Pages of API keys: the list, the creation form, the key shown once, the revoke confirmation.
 import { SCOPES } from '../../http/principal.ts';
 import type { Staff } from './console-session.ts';
-import { instant, notice, status, tags } from './format.ts';
+import { cell, instant, notice, status, table, tags } from './format.ts';
 import { html, type SafeHtml } from './html.ts';
 import type { KeyForm, KeyProblems, KeyView } from './keys-service.ts';
 import { alertBox } from './login-pages.ts';
@@ -9,7 +9,9 @@ import { SCOPE_SENTENCES } from './scope-words.ts';
 
 /** Names of the staff member's restaurants; others are only counted (not theirs to see). */
 function restaurantNames(staff: Staff, ids: number[]): SafeHtml[] {
-  const names = staff.restaurants.filter((r) => ids.includes(r.id)).map((r) => html`<span class="tag">${r.name}</span>`);
+  const names = staff.restaurants
+    .filter((r) => ids.includes(r.id))
+    .map((r) => html`<span class="tag">${r.name}</span>`);
   const others = ids.length - names.length;
   return others ? [...names, html`<span class="tag">+${others} other${others > 1 ? 's' : ''}</span>`] : names;
 }
@@ -17,28 +19,32 @@ function restaurantNames(staff: Staff, ids: number[]): SafeHtml[] {
 export function keysListBody(staff: Staff, keys: KeyView[], message?: string): SafeHtml {
   const rows = keys.map(
     (k) => html`<tr>
-  <td data-label="Name">${k.name}</td>
-  <td data-label="Key"><code>${k.prefix}…</code></td>
-  <td data-label="Permissions">${tags(k.scopes)}</td>
-  <td data-label="Restaurants">${restaurantNames(staff, k.restaurantIds)}</td>
-  <td data-label="Environment">${k.environment}</td>
-  <td data-label="Created">${instant(k.createdAt)}</td>
-  <td data-label="Last used">${instant(k.lastUsedAt, 'never')}</td>
-  <td data-label="Status">${status(k.status)}</td>
-  <td data-label="Action">${k.status === 'active' ? html`<a href="/console/keys/${k.id}/revoke">Revoke<span class="sr-only"> ${k.name}</span></a>` : ''}</td>
+  ${cell('Name', k.name)}
+  ${cell('Key', html`<code>${k.prefix}…</code>`)}
+  ${cell('Permissions', tags(k.scopes))}
+  ${cell('Restaurants', restaurantNames(staff, k.restaurantIds))}
+  ${cell('Environment', k.environment)}
+  ${cell('Created', instant(k.createdAt))}
+  ${cell('Last used', instant(k.lastUsedAt, 'never'))}
+  ${cell('Status', status(k.status))}
+  ${cell('Action', k.status === 'active' ? html`<a href="/console/keys/${k.id}/revoke">Revoke<span class="sr-only"> ${k.name}</span></a>` : '')}
 </tr>`,
   );
-  const table = keys.length
-    ? html`<table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Permissions</th><th scope="col">Restaurants</th><th scope="col">Environment</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="sr-only">Action</span></th></tr></thead><tbody>${rows}</tbody></table>`
+  const list = keys.length
+    ? table(
+        ['Name', 'Key', 'Permissions', 'Restaurants', 'Environment', 'Created', 'Last used', 'Status'],
+        rows,
+      )
     : html`<p class="card">No API key acts for ${staff.restaurant.name} yet.</p>`;
   return html`${notice(message)}<div class="head"><h1>API keys</h1><a class="button" href="/console/keys/new">New API key</a></div>
 <p class="muted">Keys that can act for ${staff.restaurant.name}. A key is shown only once, when it is made; here you see its first characters.</p>
-${table}`;
+${list}`;
 }
 
 function choices(name: string, options: { value: string; label: SafeHtml | string; checked: boolean }[]) {
   return options.map(
-    (o) => html`<label class="choice"><input type="checkbox" name="${name}" value="${o.value}"${o.checked ? html` checked` : ''}> <span>${o.label}</span></label>`,
+    (o) =>
+      html`<label class="choice"><input type="checkbox" name="${name}" value="${o.value}"${o.checked ? html` checked` : ''}> <span>${o.label}</span></label>`,
   );
 }
 
@@ -47,11 +53,26 @@ function problem(id: string, text: string | undefined) {
 }
 
 export function newKeyBody(staff: Staff, values: KeyForm, problems: KeyProblems = {}): SafeHtml {
-  const scopes = choices('scopes', SCOPES.map((s) => ({ value: s, label: html`<code>${s}</code>: ${SCOPE_SENTENCES[s]}`, checked: values.scopes.includes(s) })));
-  const restaurants = choices('restaurant_ids', staff.restaurants.map((r) => ({ value: String(r.id), label: r.name, checked: values.restaurantIds.includes(r.id) })));
+  const scopes = choices(
+    'scopes',
+    SCOPES.map((s) => ({
+      value: s,
+      label: html`<code>${s}</code>: ${SCOPE_SENTENCES[s]}`,
+      checked: values.scopes.includes(s),
+    })),
+  );
+  const restaurants = choices(
+    'restaurant_ids',
+    staff.restaurants.map((r) => ({
+      value: String(r.id),
+      label: r.name,
+      checked: values.restaurantIds.includes(r.id),
+    })),
+  );
   const env = (value: string, label: string) =>
     html`<label class="choice"><input type="radio" name="environment" value="${value}"${values.environment === value ? html` checked` : ''}> <span>${label}</span></label>`;
-  const invalid = (field: keyof KeyForm) => (problems[field] ? html` aria-invalid="true" aria-describedby="${field}-error"` : '');
+  const invalid = (field: keyof KeyForm) =>
+    problems[field] ? html` aria-invalid="true" aria-describedby="${field}-error"` : '';
   return html`<section class="card wide" aria-labelledby="new-key-title">
   <h1 id="new-key-title">New API key</h1>
   ${alertBox(Object.keys(problems).length ? 'The key was not created: see below.' : undefined)}
@@ -81,7 +102,13 @@ export function keyCreatedBody(apiKey: string, name: string): SafeHtml {
 }
 
 export function revokeKeyBody(staff: Staff, key: KeyView): SafeHtml {
-  const shared = key.restaurantIds.length > 1 ? html`<p>It also acts for ${restaurantNames(staff, key.restaurantIds.filter((id) => id !== staff.restaurant.id))}; it stops there too.</p>` : '';
+  const shared =
+    key.restaurantIds.length > 1
+      ? html`<p>It also acts for ${restaurantNames(
+          staff,
+          key.restaurantIds.filter((id) => id !== staff.restaurant.id),
+        )}; it stops there too.</p>`
+      : '';
   return html`<section class="card narrow" aria-labelledby="revoke-title">
   <h1 id="revoke-title">Revoke “${key.name}”?</h1>
   <p>The key <code>${key.prefix}…</code> and every access token made with it stop working at once. This cannot be undone.</p>

@@ -65,7 +65,8 @@ export function keyFormProblems(staff: Staff, input: KeyForm): KeyProblems {
   if (!input.restaurantIds.length || input.restaurantIds.some((id) => !mine.includes(id))) {
     problems.restaurantIds = 'Choose at least one of your restaurants.';
   }
-  if (input.environment !== 'live' && input.environment !== 'test') problems.environment = 'Choose live or test.';
+  if (input.environment !== 'live' && input.environment !== 'test')
+    problems.environment = 'Choose live or test.';
   return problems;
 }
 
@@ -73,7 +74,13 @@ export function keyFormProblems(staff: Staff, input: KeyForm): KeyProblems {
 export async function createKey(db: Db, input: KeyForm) {
   const environment = input.environment as Environment;
   const key = await storeApiKey(db, { ...input, environment });
-  return { id: key.id, apiKey: key.api_key, environment, scopes: key.scopes, restaurantIds: key.restaurant_ids };
+  return {
+    id: key.id,
+    apiKey: key.api_key,
+    environment,
+    scopes: key.scopes,
+    restaurantIds: key.restaurant_ids,
+  };
 }
 
 /** Revokes a key of the restaurant: its tokens stop working at once (revokeApiKey). */

@@ -22,9 +22,7 @@ function header(staff: Staff, section?: Section): SafeHtml {
   const link = (href: string, name: Section, label: string) =>
     html`<a href="${href}"${section === name ? html` aria-current="page"` : ''}>${label}</a>`;
   const switcher =
-    staff.restaurants.length > 1
-      ? html` <a class="quiet" href="/console/restaurant">Switch</a>`
-      : '';
+    staff.restaurants.length > 1 ? html` <a class="quiet" href="/console/restaurant">Switch</a>` : '';
   return html`<header class="top">
   <div class="bar">
     <a class="brand" href="/console/keys">comanda <span>console</span></a>
@@ -41,7 +39,9 @@ function header(staff: Staff, section?: Section): SafeHtml {
 }
 
 export function renderPage(options: PageOptions): string {
-  const top = options.staff ? header(options.staff, options.section) : html`<header class="top"><div class="bar"><span class="brand">comanda <span>console</span></span></div></header>`;
+  const top = options.staff
+    ? header(options.staff, options.section)
+    : html`<header class="top"><div class="bar"><span class="brand">comanda <span>console</span></span></div></header>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -92,7 +92,13 @@ export function sendPage(reply: FastifyReply, status: number, options: PageOptio
 }
 
 /** A page with a heading and a message: errors, expired forms, "check your link". */
-export function sendMessage(reply: FastifyReply, status: number, title: string, message: SafeHtml | string, staff?: Staff | null) {
+export function sendMessage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  message: SafeHtml | string,
+  staff?: Staff | null,
+) {
   const body = html`<section class="card narrow"><h1>${title}</h1><p>${message}</p></section>`;
   return sendPage(reply, status, { title, staff, body });
 }

@@ -4,8 +4,15 @@ import { html, type SafeHtml } from './html.ts';
 
 export type Problems = Record<string, string>;
 
-function field(name: string, label: string, type: string, options: { value?: string; problem?: string; autocomplete: string; hint?: string }) {
-  const describedBy = [options.hint && `${name}-hint`, options.problem && `${name}-error`].filter(Boolean).join(' ');
+function field(
+  name: string,
+  label: string,
+  type: string,
+  options: { value?: string; problem?: string; autocomplete: string; hint?: string },
+) {
+  const describedBy = [options.hint && `${name}-hint`, options.problem && `${name}-error`]
+    .filter(Boolean)
+    .join(' ');
   return html`<div class="field">
   <label for="${name}">${label}</label>
   <input id="${name}" name="${name}" type="${type}" autocomplete="${options.autocomplete}" required
@@ -19,7 +26,13 @@ export function alertBox(message: string | undefined): SafeHtml | '' {
   return message ? html`<div class="alert" role="alert">${message}</div>` : '';
 }
 
-export function loginBody(view: { csrf: string; next: string; email?: string; alert?: string; notice?: string }): SafeHtml {
+export function loginBody(view: {
+  csrf: string;
+  next: string;
+  email?: string;
+  alert?: string;
+  notice?: string;
+}): SafeHtml {
   return html`<section class="card narrow" aria-labelledby="login-title">
   <h1 id="login-title">Sign in</h1>
   ${view.notice ? html`<div class="success" role="status">${view.notice}</div>` : ''}
@@ -37,7 +50,8 @@ export function loginBody(view: { csrf: string; next: string; email?: string; al
 
 export function restaurantBody(staff: Staff, next: string): SafeHtml {
   const choices = staff.restaurants.map(
-    (r) => html`<label class="choice"><input type="radio" name="restaurant_id" value="${r.id}"${r.id === staff.restaurant.id ? html` checked` : ''}> ${r.name}</label>`,
+    (r) =>
+      html`<label class="choice"><input type="radio" name="restaurant_id" value="${r.id}"${r.id === staff.restaurant.id ? html` checked` : ''}> ${r.name}</label>`,
   );
   return html`<section class="card narrow" aria-labelledby="restaurant-title">
   <h1 id="restaurant-title">Choose a restaurant</h1>

@@ -50,10 +50,15 @@ function redisStore(redis: Redis, fallback: Store): Store {
   return {
     count: (key) =>
       orFallback(
-        redis.multi().get(name(key)).pttl(name(key)).exec().then((replies) => ({
-          failures: Number(replies?.[0]?.[1] ?? 0),
-          resetMs: Math.max(0, Number(replies?.[1]?.[1] ?? 0)),
-        })),
+        redis
+          .multi()
+          .get(name(key))
+          .pttl(name(key))
+          .exec()
+          .then((replies) => ({
+            failures: Number(replies?.[0]?.[1] ?? 0),
+            resetMs: Math.max(0, Number(replies?.[1]?.[1] ?? 0)),
+          })),
         () => fallback.count(key),
       ),
     fail: (key) =>
@@ -61,7 +66,11 @@ function redisStore(redis: Redis, fallback: Store): Store {
         redis.eval(FAIL_SCRIPT, 1, name(key), SIGN_IN_WINDOW_MS).then(() => fallback.fail(key)),
         () => fallback.fail(key),
       ),
-    clear: (key) => orFallback(redis.del(name(key)).then(() => fallback.clear(key)), () => fallback.clear(key)),
+    clear: (key) =>
+      orFallback(
+        redis.del(name(key)).then(() => fallback.clear(key)),
+        () => fallback.clear(key),
+      ),
   };
 }
 

@@ -3,13 +3,22 @@ import type { Db } from '../../db/database.ts';
 
 export type RestaurantRef = { id: number; name: string };
 
-export type NewStaffRow = { email: string; passwordHash: string; mustChange: boolean; restaurantIds: number[] };
+export type NewStaffRow = {
+  email: string;
+  passwordHash: string;
+  mustChange: boolean;
+  restaurantIds: number[];
+};
 
 export async function insertStaffUser(db: Db, input: NewStaffRow): Promise<number> {
   return db.transaction().execute(async (tx) => {
     const { id } = await tx
       .insertInto('staff_users')
-      .values({ email: input.email, password_hash: input.passwordHash, must_change_password: input.mustChange })
+      .values({
+        email: input.email,
+        password_hash: input.passwordHash,
+        must_change_password: input.mustChange,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await tx
@@ -29,7 +38,11 @@ export function findStaffByEmail(db: Db, email: string) {
 }
 
 export function findPasswordHash(db: Db, staffUserId: number) {
-  return db.selectFrom('staff_users').select(['password_hash']).where('id', '=', staffUserId).executeTakeFirst();
+  return db
+    .selectFrom('staff_users')
+    .select(['password_hash'])
+    .where('id', '=', staffUserId)
+    .executeTakeFirst();
 }
 
 export async function updatePassword(db: Db, staffUserId: number, passwordHash: string): Promise<void> {
@@ -56,9 +69,22 @@ export function existingRestaurants(db: Db, ids: number[]): Promise<RestaurantRe
   return db.selectFrom('restaurants').select(['id', 'name']).where('id', 'in', ids).execute();
 }
 
-export type SessionRow = { id: string; staffUserId: number; restaurantId: number; createdAt: Date; expiresAt: Date };
+export type SessionRow = {
+  id: string;
+  staffUserId: number;
+  restaurantId: number;
+  createdAt: Date;
+  expiresAt: Date;
+};
 
 export async function insertConsoleSession(db: Db, row: SessionRow): Promise<void> {
+  // The member's sessions that ended or expired are of no further use: dropped here, so the
+  // table never holds more than a few rows per member.
+  await db
+    .deleteFrom('console_sessions')
+    .where('staff_user_id', '=', row.staffUserId)
+    .where((eb) => eb.or([eb('ended_at', 'is not', null), eb('expires_at', '<=', row.createdAt)]))
+    .execute();
   await db
     .insertInto('console_sessions')
     .values({
@@ -96,7 +122,12 @@ export async function endConsoleSession(db: Db, id: string, now: Date): Promise<
     .execute();
 }
 
-export async function endOtherSessions(db: Db, staffUserId: number, keepId: string, now: Date): Promise<void> {
+export async function endOtherSessions(
+  db: Db,
+  staffUserId: number,
+  keepId: string,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('console_sessions')
     .set({ ended_at: now })

@@ -73,7 +73,12 @@ export async function checkSignIn(
 /** A restaurant session for the console cookie, recorded so that sign-out can end it. */
 export async function startConsoleSession(ctx: AppContext, staffUserId: number, restaurantId: number) {
   const now = new Date();
-  const token = signSession(restaurantId, CONSOLE_SESSION_TTL_SECONDS, ctx.secrets.sessionSecret, now.getTime());
+  const token = signSession(
+    restaurantId,
+    CONSOLE_SESSION_TTL_SECONDS,
+    ctx.secrets.sessionSecret,
+    now.getTime(),
+  );
   const claims = verifySession(token, ctx.secrets.sessionSecret, now.getTime())!;
   await repo.insertConsoleSession(ctx.db, {
     id: claims.jti,
@@ -98,7 +103,8 @@ export async function changePassword(
   const problems: Record<string, string> = {};
   const wait = await limiter.retryAfter(staff.email, staff.address);
   const stored = wait ? undefined : await repo.findPasswordHash(db, staff.staffUserId);
-  if (wait) problems.current_password = `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`;
+  if (wait)
+    problems.current_password = `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`;
   else if (!stored || !(await verifyPassword(input.current, stored.password_hash))) {
     await limiter.failed(staff.email, staff.address);
     problems.current_password = 'The current password is not right.';

@@ -1,8 +1,10 @@
-// The per-request part of the menu: availability at the instant, the filters, and the JSON
-// around the pre-rendered products of the catalog (catalog.ts). The shape is menuResponse.
-import { isListed, resolveAvailability } from './availability.ts';
-import type { Catalog, CatalogProduct } from './catalog.ts';
-import { resolvedJson } from './resolved-json.ts';
+// The per-request part of the menu: the schedule checks at the requested instant, the filters,
+// and the choice of pre-rendered pieces of the catalog (catalog.ts). The shape is menuResponse.
+import { isListed } from './availability.ts';
+import type { Catalog, CatalogCategory } from './catalog.ts';
+import { type CatalogProduct, outcomeOf, type Rendered } from './product-json.ts';
+import { COMMA, END_LIST, pushProduct } from './render-parts.ts';
+import { isWithin } from './schedule.ts';
 import { matchesSearch } from './search.ts';
 import type { MenuChannel, MenuClock } from './types.ts';
 
@@ -17,64 +19,83 @@ export type MenuRequest = {
   includeFiscal: boolean;
 };
 
-const COMMA = Buffer.from(',');
-const END_PRODUCT = Buffer.from('}');
-/** Closes a category's products and the menu's categories alike. */
-const END_LIST = Buffer.from(']}');
+type Context = { request: MenuRequest; clock: MenuClock; acceptsScheduling: boolean };
 
-/** Appends the product's parts and returns true when it is listed. */
-function renderProduct(
+/** The product as it is at the instant: within its and its category's schedules, or not. */
+function atInstant(product: CatalogProduct, categoryOpen: boolean, context: Context): Rendered {
+  const open = categoryOpen && isWithin(product.row.schedules, context.clock);
+  return product.rendered[context.request.channel][outcomeOf(open, context.acceptsScheduling)];
+}
+
+/** Appends the listed products of a category one by one (search, fiscal data); returns how many. */
+function pushEach(
   parts: Buffer[],
-  product: CatalogProduct,
-  request: MenuRequest,
-  clock: MenuClock,
-  acceptsScheduling: boolean,
-): boolean {
-  const view = product.views[request.channel];
-  if (view.fixed) {
-    if (!isListed(view.fixed, request.onlyAvailable)) return false;
-    parts.push(view.body);
-  } else {
-    const { resolved } = resolveAvailability(view.input, request.channel, clock, acceptsScheduling);
-    if (!isListed(resolved, request.onlyAvailable)) return false;
-    parts.push(view.head, resolvedJson(resolved), view.tail);
+  category: CatalogCategory,
+  categoryOpen: boolean,
+  context: Context,
+): number {
+  const { onlyAvailable, needle, includeFiscal } = context.request;
+  let listed = 0;
+  for (const product of category.products) {
+    if (needle !== '' && !matchesSearch(product.row, needle)) continue;
+    const { resolved, json } = atInstant(product, categoryOpen, context);
+    if (!isListed(resolved, onlyAvailable)) continue;
+    if (listed++ > 0) parts.push(COMMA);
+    pushProduct(parts, json, product, includeFiscal);
   }
-  parts.push(request.includeFiscal ? product.fiscalClose : END_PRODUCT);
-  return true;
+  return listed;
+}
+
+/** The same through the category's segments: whole runs, and products with schedules of their own. */
+function pushSegments(
+  parts: Buffer[],
+  category: CatalogCategory,
+  categoryOpen: boolean,
+  context: Context,
+): number {
+  const { channel, onlyAvailable } = context.request;
+  const outcome = outcomeOf(categoryOpen, context.acceptsScheduling);
+  let pieces = 0;
+  for (const { run, own } of category.segments) {
+    let piece: Buffer | null;
+    if (run) piece = run.pieces[channel][outcome][onlyAvailable ? 1 : 0];
+    else {
+      const { resolved, json } = atInstant(own, categoryOpen, context);
+      piece = isListed(resolved, onlyAvailable) ? json : null;
+    }
+    if (piece === null) continue;
+    if (pieces++ > 0) parts.push(COMMA);
+    parts.push(piece);
+  }
+  return pieces;
 }
 
 /**
- * The menu body as UTF-8 JSON. Categories in position order; with only_available or a search a
- * category left without products is dropped, otherwise every listed category appears.
+ * The menu body as pieces of UTF-8 JSON, to be written one after the other. Categories come in
+ * position order; with only_available or a search a category left without products is dropped,
+ * otherwise every listed category appears, even an empty one.
  */
-export function renderMenu(
-  catalog: Catalog,
-  request: MenuRequest,
-  clock: MenuClock,
-  acceptsScheduling: boolean,
-) {
-  const { categoryId, needle } = request;
-  const dropEmpty = request.onlyAvailable || needle !== '';
+export function renderMenu(catalog: Catalog, context: Context): Buffer[] {
+  const { request, clock } = context;
   const top = JSON.stringify({
     restaurant_id: request.restaurantId,
     channel: request.channel,
     evaluated_at: request.at.toISOString(),
   });
   const parts: Buffer[] = [Buffer.from(`${top.slice(0, -1)},"categories":[`)];
+  const dropEmpty = request.onlyAvailable || request.needle !== '';
+  const whole = request.needle === '' && !request.includeFiscal;
   let categories = 0;
   for (const category of catalog.categories) {
-    if (categoryId !== undefined && category.id !== categoryId) continue;
+    if (request.categoryId !== undefined && category.id !== request.categoryId) continue;
     const start = parts.length;
     if (categories > 0) parts.push(COMMA);
     parts.push(category.head);
-    let products = 0;
-    for (const product of category.products) {
-      if (needle !== '' && !matchesSearch(product.row, needle)) continue;
-      if (products > 0) parts.push(COMMA);
-      if (renderProduct(parts, product, request, clock, acceptsScheduling)) products++;
-      else if (products > 0) parts.pop(); // the comma pushed for it
-    }
-    if (dropEmpty && products === 0) {
+    const open = isWithin(category.schedules, clock);
+    const listed = whole
+      ? pushSegments(parts, category, open, context)
+      : pushEach(parts, category, open, context);
+    if (listed === 0 && dropEmpty) {
       parts.length = start;
       continue;
     }
@@ -82,5 +103,5 @@ export function renderMenu(
     categories++;
   }
   parts.push(END_LIST);
-  return Buffer.concat(parts);
+  return parts;
 }

@@ -8,30 +8,30 @@ export type CatalogCache = {
   get(restaurantId: number, version: number, load: () => Promise<Catalog>): Promise<Catalog>;
 };
 
-/** About 140 MB at ~7 KB a product (bench/menu.ts); least recently used restaurants go first. */
-export const DEFAULT_MAX_CACHED_PRODUCTS = 20_000;
+/** Rendered JSON kept per instance; least recently used restaurants go first past it. */
+export const DEFAULT_MAX_CACHED_BYTES = 128 * 1024 * 1024;
 
-export function createCatalogCache(maxProducts = DEFAULT_MAX_CACHED_PRODUCTS): CatalogCache {
+export function createCatalogCache(maxBytes = DEFAULT_MAX_CACHED_BYTES): CatalogCache {
   const entries = new Map<number, Catalog>();
   // Requests that see the same version share one load; the load starts after that version
   // was read, so its snapshot holds every write the version stands for.
   const loading = new Map<string, Promise<Catalog>>();
-  let cachedProducts = 0;
+  let cachedBytes = 0;
 
   function store(restaurantId: number, catalog: Catalog): void {
     const previous = entries.get(restaurantId);
     if (previous) {
       if (previous.version > catalog.version) return;
       entries.delete(restaurantId);
-      cachedProducts -= previous.size;
+      cachedBytes -= previous.bytes;
     }
-    if (catalog.size > maxProducts) return;
+    if (catalog.bytes > maxBytes) return;
     entries.set(restaurantId, catalog);
-    cachedProducts += catalog.size;
+    cachedBytes += catalog.bytes;
     for (const [id, entry] of entries) {
-      if (cachedProducts <= maxProducts) break;
+      if (cachedBytes <= maxBytes) break;
       entries.delete(id);
-      cachedProducts -= entry.size;
+      cachedBytes -= entry.bytes;
     }
   }
 

@@ -9,7 +9,8 @@ import type { MenuCategoryInput, MenuGroupInput, MenuProductInput } from './type
 export type RestaurantState = { timezone: string; accepts_scheduling: boolean; catalog_version: number };
 
 /** A product as read: the resolution's input without what the menu computes itself. */
-export type ProductRow = FiscalValues & Omit<MenuProductInput, 'combo_available_items' | 'complement_category_ids'>;
+export type ProductRow = FiscalValues &
+  Omit<MenuProductInput, 'combo_available_items' | 'complement_category_ids'>;
 
 export type GroupRow = MenuGroupInput;
 

@@ -26,8 +26,8 @@ function instant(at: string | undefined): Date {
 
 export function createMenuService(db: Db, cache: CatalogCache) {
   return {
-    /** The menu as UTF-8 JSON (see renderMenu). */
-    async read(restaurantId: number, query: MenuQuery): Promise<Buffer> {
+    /** The menu as pieces of UTF-8 JSON (see renderMenu). */
+    async read(restaurantId: number, query: MenuQuery): Promise<Buffer[]> {
       const request: MenuRequest = {
         restaurantId,
         channel: query.channel ?? 'in_store',
@@ -43,7 +43,7 @@ export function createMenuService(db: Db, cache: CatalogCache) {
         assembleCatalog(await loadCatalogRows(db, restaurantId)),
       );
       const clock = localClock(request.at, restaurant.timezone);
-      return renderMenu(catalog, request, clock, restaurant.accepts_scheduling);
+      return renderMenu(catalog, { request, clock, acceptsScheduling: restaurant.accepts_scheduling });
     },
   };
 }

@@ -126,6 +126,30 @@ test('dry runs of PUT /v1/products/{productId} and PUT /v1/products/bulk', async
     assert.deepEqual(await stored(id), before);
   });
 
+  await t.test('create and availability take no dry_run: 400 and nothing written', async () => {
+    const id = await fresh();
+    const before = await stored(id);
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: `/v1/products/${id}/availability${DRY}`,
+      payload: { available: false },
+      headers: auth.write,
+    });
+    assert.equal(patch.statusCode, 400);
+    assert.equal(patch.json().key, 'invalid_query');
+    const create = await app.inject({
+      method: 'POST',
+      url: `/v1/products${DRY}`,
+      payload: { name: 'Nova', product_category_id: categories.pizzas, price: 5 },
+      headers: auth.write,
+    });
+    assert.equal(create.statusCode, 400);
+    assert.equal(create.json().key, 'invalid_query');
+    assert.deepEqual(await stored(id), before);
+    const created = await ctx.db.selectFrom('products').select('id').where('name', '=', 'Nova').execute();
+    assert.deepEqual(created, []);
+  });
+
   await t.test('restaurant_id is still accepted, and the scope is the write scope', async () => {
     const id = await fresh();
     const partner = await put(`${id}${DRY}&restaurant_id=${restaurantA}`, { price: 1 }, auth.partner);

@@ -11,12 +11,22 @@ export const ORIGIN = 'http://localhost:80';
 export const REDIRECT = 'https://pos.example/callback';
 
 export async function seedRestaurants(db: Db, names: string[]): Promise<number[]> {
-  const rows = await db.insertInto('restaurants').values(names.map((name) => ({ name }))).returning('id').execute();
+  const rows = await db
+    .insertInto('restaurants')
+    .values(names.map((name) => ({ name })))
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
-export async function addStaff(db: Db, email: string, restaurantIds: number[], password: string | undefined = PASSWORD) {
-  return createStaffUser(db, { email, restaurantIds, password });
+/** A staff member with PASSWORD, or (password null) with a generated one-time password. */
+export async function addStaff(
+  db: Db,
+  email: string,
+  restaurantIds: number[],
+  password: string | null = PASSWORD,
+) {
+  return createStaffUser(db, { email, restaurantIds, password: password ?? undefined });
 }
 
 /** A public PKCE application, installed nowhere unless `restaurantIds` says so. */
@@ -38,12 +48,22 @@ export function csrfOf(body: string): string {
   return match[1];
 }
 
+/** Headers given as undefined are left out (a browser that sends no Origin). */
+function withoutUnset(headers: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
+}
+
 /** A browser-like client: keeps cookies, sends Origin on POST, posts url-encoded forms. */
 export class Visitor {
   readonly app: FastifyInstance;
+  readonly remoteAddress: string | undefined;
   cookies = new Map<string, string>();
-  constructor(app: FastifyInstance) {
+  constructor(app: FastifyInstance, remoteAddress?: string) {
     this.app = app;
+    this.remoteAddress = remoteAddress;
   }
 
   private keep(res: LightMyRequestResponse): LightMyRequestResponse {
@@ -64,10 +84,22 @@ export class Visitor {
   }
 
   async get(url: string, headers: Record<string, string> = {}) {
-    return this.keep(await this.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...this.cookieHeader(), ...headers } }));
+    const remote = this.remoteAddress ? { remoteAddress: this.remoteAddress } : {};
+    return this.keep(
+      await this.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html', ...this.cookieHeader(), ...headers },
+        ...remote,
+      }),
+    );
   }
 
-  async post(url: string, form: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+  async post(
+    url: string,
+    form: Record<string, string | string[]>,
+    headers: Record<string, string | undefined> = {},
+  ) {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
     return this.keep(
@@ -75,7 +107,13 @@ export class Visitor {
         method: 'POST',
         url,
         payload: body.toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...this.cookieHeader(), ...headers },
+        ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
+        headers: withoutUnset({
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: ORIGIN,
+          ...this.cookieHeader(),
+          ...headers,
+        }),
       }),
     );
   }

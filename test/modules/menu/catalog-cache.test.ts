@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Catalog } from '../../../src/modules/menu/catalog.ts';
 import { createCatalogCache } from '../../../src/modules/menu/catalog-cache.ts';
 
-const catalog = (version: number, size = 10): Catalog => ({ version, size, categories: [] });
+const catalog = (version: number, bytes = 10): Catalog => ({ version, bytes, categories: [] });
 
 function loader(make: () => Catalog) {
   const calls = { count: 0 };
@@ -68,7 +68,7 @@ describe('the catalog cache', () => {
     assert.equal(calls.count, 1);
   });
 
-  test('past the product budget the least recently used restaurant is dropped', async () => {
+  test('past the memory budget the least recently used restaurant is dropped', async () => {
     const cache = createCatalogCache(25);
     await cache.get(1, 1, loader(() => catalog(1, 10)).load);
     await cache.get(2, 1, loader(() => catalog(1, 10)).load);

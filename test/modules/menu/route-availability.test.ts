@@ -96,6 +96,11 @@ test('availability resolved through GET /v1/menu', async (t) => {
     name: 'Executivo',
     schedules: weekdays([1, 2, 3, 4, 5], '11:00', '15:00'),
   });
+  const lunchCategory = await noScheduling.category({
+    name: 'Pratos do dia',
+    schedules: weekdays([5], '11:00', '15:00'),
+  });
+  const dish = await noScheduling.product(lunchCategory, { name: 'Feijoada' });
   const tokyo = await menuWorld(ctx.db, { timezone: 'Asia/Tokyo', accepts_scheduling: true });
   const tokyoBrunch = await tokyo.product(await tokyo.category({ name: 'Brunch' }), {
     name: 'Brunch',
@@ -193,8 +198,16 @@ test('availability resolved through GET /v1/menu', async (t) => {
       reason: 'outside_schedule',
       schedulable: false,
     });
+    assert.deepEqual(await resolved(dish, `at=${FRIDAY_18H}`, auth), {
+      available: false,
+      reason: 'outside_schedule',
+      schedulable: false,
+    });
+    assert.equal((await resolved(dish, `at=${FRIDAY_NOON}`, auth)).available, true);
     const filtered = await read(`only_available=true&at=${FRIDAY_18H}`, auth);
     assert.deepEqual(filtered.categories, []);
+    const atLunch = await read(`only_available=true&at=${FRIDAY_NOON}`, auth);
+    assert.deepEqual(ids(atLunch).sort(), [strictLunch, dish].sort());
   });
 
   await t.test('a category schedule applies to its products', async () => {
@@ -291,4 +304,24 @@ test('availability resolved through GET /v1/menu', async (t) => {
       assert.deepEqual(ids(menu).sort(), expected.sort());
     },
   );
+
+  await t.test('the menu reads the same whether whole runs or single products are sent', async () => {
+    // include_fiscal_info=true assembles product by product; without it, runs go out whole.
+    const stripFiscal = (menu: Menu & { categories: { products: { fiscal?: unknown }[] }[] }) => {
+      for (const category of menu.categories) for (const product of category.products) delete product.fiscal;
+      return menu;
+    };
+    for (const at of [FRIDAY_18H, FRIDAY_NOON, '2026-03-07T03:00:00Z']) {
+      for (const query of [
+        'channel=in_store',
+        'channel=delivery',
+        'only_available=true',
+        'channel=delivery&only_available=true',
+      ]) {
+        const whole = await read(`${query}&at=${at}`);
+        const single = stripFiscal(await read(`${query}&at=${at}&include_fiscal_info=true`));
+        assert.deepEqual(single, whole, `${query} at ${at}`);
+      }
+    }
+  });
 });

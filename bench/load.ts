@@ -1,0 +1,98 @@
+// The two measurements of a scenario: throughput (autocannon, many connections, for a fixed
+// window) and latency (one client sending the next request when the previous answered, timed to
+// the microsecond: autocannon's latency histogram counts whole milliseconds).
+import { Agent, request as httpRequest } from 'node:http';
+import autocannon from 'autocannon';
+
+export type BenchRequest = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  path: string;
+  headers: Record<string, string>;
+  /** A new path and body for every request (writes change something each time). */
+  vary?: () => { path: string; body?: string };
+  /** Sees every response (the refresh scenario takes each new refresh token from it). */
+  onResponse?: (status: number, body: string) => void;
+};
+
+export type Throughput = { rps: number; p50: number; p99: number; requests: number; failures: number };
+export type Latency = { p50: number; p99: number; samples: number; failures: number };
+
+export async function throughput(
+  url: string,
+  request: BenchRequest,
+  connections: number,
+  seconds: number,
+): Promise<Throughput> {
+  const { vary, onResponse, ...fixed } = request;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        ...fixed,
+        ...(vary ? { setupRequest: (req) => ({ ...req, ...vary() }) } : {}),
+        ...(onResponse ? { onResponse: (status, text) => onResponse(status, text) } : {}),
+      },
+    ],
+  });
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** The path and body of the next request. */
+export const nextOf = (request: BenchRequest) => request.vary?.() ?? { path: request.path, body: undefined };
+
+function send(url: string, request: BenchRequest): Promise<{ status: number; text: string }> {
+  const { path, body } = nextOf(request);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}${path}`, { method: request.method, headers: request.headers, agent });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // Only the refresh scenario reads bodies: decoding megabytes would time the client.
+      const text = () => (request.onResponse ? Buffer.concat(chunks).toString() : '');
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: text() }));
+      res.on('error', reject);
+    });
+    req.end(body);
+  });
+}
+
+export function percentile(sorted: number[], q: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : Number.NaN;
+}
+
+export async function sequential(url: string, request: BenchRequest, seconds: number): Promise<Latency> {
+  const samples: number[] = [];
+  let failures = 0;
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const started = performance.now();
+    const { status, text } = await send(url, request);
+    samples.push(performance.now() - started);
+    if (status < 200 || status > 299) failures++;
+    request.onResponse?.(status, text);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), samples: samples.length, failures };
+}
+
+/** One request, for the bytes a route answers (the ceiling serves them) and to check it works. */
+export async function fetchOnce(url: string, request: BenchRequest) {
+  const next = nextOf(request);
+  const res = await fetch(`${url}${next.path}`, { method: request.method, headers: request.headers, body: next.body });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok) throw new Error(`${request.method} ${next.path}: ${res.status} ${body.toString().slice(0, 300)}`);
+  request.onResponse?.(res.status, body.toString());
+  return { body, type: res.headers.get('content-type') ?? 'application/json' };
+}

@@ -1,0 +1,105 @@
+// bench/results/<name>.md: the machine, the load, one row per route with its ceiling and targets,
+// the scaling table, and how each number was measured.
+import type { Row } from './measure-scenario.ts';
+import { checks, providerAdds, ratioOf } from './targets.ts';
+
+export type RunInfo = {
+  started: Date;
+  command: string;
+  machine: string;
+  loadStart: string;
+  loadEnd: string;
+  seeding: string;
+  peakRss: number;
+  windows: string;
+  chart: string;
+};
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+const pct = (n: number | undefined) => (n === undefined ? '—' : `${Math.round(n * 100)}%`);
+const kib = (n: number | undefined) => (n === undefined ? '—' : n < 10240 ? `${n} B` : `${int(n / 1024)} KiB`);
+
+function verdict(row: Row): string {
+  const all = checks(row);
+  const missed = all.filter((c) => !c.pass).map((c) => c.target);
+  return missed.length ? `**miss**: ${missed.join('; ')}` : `pass (${all.map((c) => c.target).join('; ')})`;
+}
+
+function routeLine(row: Row): string {
+  const { server, latency, db, ceiling } = row;
+  return [
+    `${row.scenario.label} <sub>${row.scenario.id}</sub>`,
+    row.scenario.dataset.name,
+    kib(row.bytes),
+    int(server.rps),
+    `${server.p50} / ${server.p99}`,
+    ceiling ? int(ceiling.rps) : '—',
+    pct(ratioOf(row)),
+    `${ms(latency.p50)} / ${ms(latency.p99)}`,
+    `${ms(db.ms)} (${db.queries})`,
+    pct(db.ms / latency.p50),
+    ms(row.cpuMsPerRequest),
+    int(row.rssPeak),
+    row.load.toFixed(1),
+    verdict(row),
+  ].join(' | ');
+}
+
+const HEADER = [
+  '| route | data | body | req/s (32 conn.) | p50 / p99 ms (32 conn.) | node:http req/s | ratio | p50 / p99 ms (1 client) | DB ms (statements) | DB share | CPU ms/req | RSS MB | load | targets |',
+  '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+];
+
+function scalingTable(rows: Row[]): string[] {
+  const labels = [...new Set(rows.filter((r) => r.scenario.scale).map((r) => r.scenario.label))];
+  if (!labels.length) return [];
+  const order = { small: 0, undefined: 1, large: 2 };
+  const lines = labels.flatMap((label) =>
+    rows
+      .filter((r) => r.scenario.label === label)
+      .sort((a, b) => order[`${a.scenario.scale}`] - order[`${b.scenario.scale}`])
+      .map((r) => routeLine(r)),
+  );
+  return ['## Scaling: the same routes at 10x less and 10x more data', '', ...HEADER, ...lines.map((l) => `| ${l} |`), ''];
+}
+
+export function renderMarkdown(rows: Row[], info: RunInfo): string {
+  const nominal = rows.filter((r) => !r.scenario.scale);
+  const misses = nominal.filter((r) => checks(r).some((c) => !c.pass));
+  const notes = rows.flatMap((r) => {
+    const adds = providerAdds(r);
+    const parts = [r.note, adds === undefined ? undefined : `the simulator alone answers in p50 ${ms(r.provider!.p50)} ms / p99 ${ms(r.provider!.p99)} ms (one client), so the route adds ${ms(adds)} ms at p50`];
+    const text = parts.filter(Boolean).join('; ');
+    return text ? [`- ${r.scenario.id}: ${text}.`] : [];
+  });
+  return [
+    '# Benchmark: every hot route against its ceiling',
+    '',
+    `Run ${info.started.toISOString().slice(0, 16).replace('T', ' ')} UTC: \`${info.command}\`; ${info.windows}.`,
+    '',
+    `- Machine: ${info.machine}.`,
+    `- Load average (1 / 5 / 15 min): ${info.loadStart} at the start, ${info.loadEnd} at the end (other work shares these cores: the \`load\` column is the 1-minute average when each row started).`,
+    `- Server: \`node src/main.ts\` in its own process (LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
+    `- Data: ${info.seeding}.`,
+    `- Targets: ${nominal.length - misses.length} of ${nominal.length} rows pass${misses.length ? `; missed: ${misses.map((r) => r.scenario.id).join(', ')}` : ''}.`,
+    '',
+    `![ratios and p99](${info.chart})`,
+    '',
+    '## Routes',
+    '',
+    ...HEADER,
+    ...nominal.map((r) => `| ${routeLine(r)} |`),
+    '',
+    ...scalingTable(rows),
+    ...(notes.length ? ['## Notes', '', ...notes, ''] : []),
+    '## How each number is measured',
+    '',
+    '- **req/s, p50 / p99 (32 conn.)**: autocannon on loopback, 32 connections, after a warm-up window; latency in whole milliseconds.',
+    '- **node:http req/s, ratio**: a plain `node:http` server (its own process) answers the bytes the route answered, from memory, under the same load; ratio = route req/s ÷ that ceiling.',
+    '- **p50 / p99 (1 client)**: one client sending the next request when the previous one answered, timed in microseconds: the service time without queueing. The p99 targets apply to it (at 32 connections p99 is mostly queueing: 32 ÷ req/s).',
+    '- **DB ms (statements)**: every SQL statement the route runs for one request, taken from the running app, each preceded by `EXPLAIN (ANALYZE, FORMAT JSON)` of the same statement and parameters in a rolled-back savepoint; Planning Time + Execution Time, median of 3, summed. Round trips, BEGIN/COMMIT and driver time are not in it. **DB share** = DB ms ÷ one-client p50.',
+    '- **CPU ms/req**: user + system CPU of the server process from the start of the 32-connection window until it is idle again ÷ (requests answered in the window + the 32 still in flight at its end). **RSS MB**: peak VmRSS of the server while the row ran (sampled every 100 ms).',
+    '',
+  ].join('\n');
+}

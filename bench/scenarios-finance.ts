@@ -1,0 +1,69 @@
+// Cash flows (the former bench/cash-flows.ts): the first and the last page of a 92-day window of
+// the 1,000,000-entry restaurant (about 80,000 main entries in the window), repeated on 100,000
+// entries (10x fewer in the window) and on 840,000 entries inside the window (10x more); its
+// filters with --all. Received NF-e: the list of 2,000 notes and the 1 MiB detail.
+import { DATASETS, type Dataset } from './datasets.ts';
+import { detailNoteId, NFE_WINDOW } from './data-nfe.ts';
+import { get, P99_TARGET_MS, type Scenario } from './scenario.ts';
+
+const WINDOW = { start_date: '2025-04-01', end_date: '2025-07-01' };
+const POINT_READ = { ratioTarget: 0.25, p99Target: P99_TARGET_MS };
+
+function cashFlows(dataset: Dataset, page: 'first' | 'last', filter = '', scale?: Scenario['scale']): Scenario {
+  const query = new URLSearchParams({ ...WINDOW, ...Object.fromEntries(new URLSearchParams(filter)) });
+  const path = `/v1/financial/cash-flows?${query}`;
+  return {
+    id: `cash-flows-${dataset.restaurantId}-${page}${filter ? `-${filter.replace(/[=&_]/g, '-')}` : ''}`,
+    label: `GET /v1/financial/cash-flows, ${page} page${filter ? ` (${filter})` : ''}`,
+    dataset,
+    scale,
+    read: true,
+    ...(scale ? {} : POINT_READ),
+    async request(ctx) {
+      const credential = ctx.credential(dataset.restaurantId);
+      if (page === 'first') return get(path, credential);
+      const { total } = JSON.parse(await ctx.send(get(path, credential))) as { total: number };
+      return get(`${path}&offset=${Math.max(0, Math.floor((total - 1) / 100) * 100)}`, credential);
+    },
+  };
+}
+
+const nfe = DATASETS.nfe;
+
+/** `cash`: the cash-flow set of the nominal rows (a quick run takes the 100,000-entry one). */
+export const financeScenarios = (cash: Dataset = DATASETS.cash1m): Scenario[] => [
+  cashFlows(cash, 'first'),
+  cashFlows(cash, 'last'),
+  {
+    id: 'nfe-list',
+    label: 'GET /v1/nfe-received (2,000 notes)',
+    dataset: nfe,
+    read: true,
+    ...POINT_READ,
+    request: async (ctx) =>
+      get(`/v1/nfe-received?${new URLSearchParams(NFE_WINDOW)}`, ctx.credential(nfe.restaurantId)),
+  },
+  {
+    id: 'nfe-detail',
+    label: 'GET /v1/nfe-received/info/{id} (1 MiB document)',
+    dataset: nfe,
+    read: true,
+    providerAddsAtMost: 10,
+    request: async (ctx) =>
+      get(`/v1/nfe-received/info/${detailNoteId(nfe.restaurantId)}`, ctx.credential(nfe.restaurantId)),
+  },
+];
+
+export const cashFlowScaling: Scenario[] = [
+  cashFlows(DATASETS.cash100k, 'first', '', 'small'),
+  cashFlows(DATASETS.cash100k, 'last', '', 'small'),
+  cashFlows(DATASETS.cashDense, 'first', '', 'large'),
+  cashFlows(DATASETS.cashDense, 'last', '', 'large'),
+];
+
+export const cashFlowFilters: Scenario[] = [
+  'date_type=competence_date',
+  'paid=false',
+  'category_subcategory_id=21007',
+  'provider_id=21013',
+].flatMap((filter) => [cashFlows(DATASETS.cash1m, 'first', filter), cashFlows(DATASETS.cash1m, 'last', filter)]);

@@ -1,0 +1,81 @@
+// The server under test as production runs it: `node src/main.ts` in a child process, configured
+// by the environment, ready once /healthz answers. Its memory and CPU are read from /proc.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+export type LaunchedServer = {
+  url: string;
+  pid: number;
+  /** Resident memory now and its peak so far (VmRSS, VmHWM), in MiB. */
+  memory(): { rss: number; peak: number };
+  /** User + system CPU time used so far, in ms. */
+  cpuMs(): number;
+  stop(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+function status(pid: number, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+async function waitReady(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${log()}`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not answer /healthz within 60 s: ${log()}`);
+}
+
+export async function launchServer(env: Record<string, string>, cpuProfileDir?: string): Promise<LaunchedServer> {
+  const port = await freePort();
+  const flags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const inherited = { ...process.env };
+  for (const name of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL']) delete inherited[name];
+  const child = spawn(process.execPath, [...flags, MAIN], {
+    env: { ...inherited, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(url, child, () => stderr);
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    memory: () => ({ rss: status(pid, 'VmRSS'), peak: status(pid, 'VmHWM') }),
+    cpuMs() {
+      // Fields after the command name: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// The fiscal provider of the NF-e detail scenario: the project's simulator (fiscal-simulator.ts)
+// serving the 1 MiB document of the detail note, without its per-minute limit. A child of the
+// bench (child-process.ts), so the provider's own time is measured in its own process.
+import { startFiscalSimulator } from '../src/modules/nfe/fiscal-simulator.ts';
+import { DETAIL_NOTE, detailDocument, FISCAL_TOKEN } from './data-nfe.ts';
+
+const simulator = await startFiscalSimulator({
+  notes: new Map([[DETAIL_NOTE.access_key, detailDocument()]]),
+  tokens: new Set([FISCAL_TOKEN]),
+  requestsPerMinute: Number.MAX_SAFE_INTEGER,
+});
+process.send!(simulator.url);
+process.once('SIGTERM', () => simulator.close().then(() => process.exit(0)));

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { verifySession } from '../../src/modules/auth/session-token.ts';
+import { buildTestApp } from '../support/app.ts';
+import { sessionFor } from '../support/tokens.ts';
+
+test('a restaurant session whose console sign-in was ended is refused on data routes at once', async (t) => {
+  const { app, ctx } = await buildTestApp(t, {
+    routes: (a) =>
+      a.get('/v1/test-session', { config: { scope: 'products:read' } }, async (r) => ({
+        id: r.restaurantId,
+      })),
+  });
+  const db = ctx.db;
+  await db.insertInto('restaurants').values({ id: 1, name: 'R' }).execute();
+  const { id: staffId } = await db
+    .insertInto('staff_users')
+    .values({ email: 'a@example.com', password_hash: 'x' } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { authorization } = sessionFor(1, ctx.secrets.sessionSecret);
+  const jti = verifySession(authorization.slice(7), ctx.secrets.sessionSecret)!.jti;
+  const now = new Date();
+  await db
+    .insertInto('console_sessions')
+    .values({
+      id: jti,
+      staff_user_id: staffId,
+      restaurant_id: 1,
+      created_at: now,
+      expires_at: new Date(now.getTime() + 3600e3),
+    } as never)
+    .execute();
+  const call = () => app.inject({ method: 'GET', url: '/v1/test-session', headers: { authorization } });
+  assert.equal((await call()).statusCode, 200, 'valid while signed in');
+  await db
+    .updateTable('console_sessions')
+    .set({ ended_at: new Date() } as never)
+    .where('id', '=', jti)
+    .execute();
+  const after = await call();
+  assert.equal(after.statusCode, 401);
+  assert.equal(after.json().key, 'invalid_token');
+});

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { setSessionCookie } from '../../../src/modules/console/console-session.ts';
+import { SIGN_IN_LIMITS } from '../../../src/modules/console/sign-in-limiter.ts';
+import { buildTestApp } from '../../support/app.ts';
+import { addStaff, csrfOf, PASSWORD, seedRestaurants, Visitor } from './support.ts';
+
+test('console sign-in and sign-out', async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const [bella, kai, other] = await seedRestaurants(ctx.db, ['Cantina Bella', 'Sushi Kai', 'Outro']);
+  await addStaff(ctx.db, 'ana@example.com', [bella]);
+  await addStaff(ctx.db, 'bia@example.com', [bella, kai]);
+
+  await t.test('a signed-out visitor of a console page is sent to sign in and comes back', async () => {
+    const visitor = new Visitor(app);
+    const res = await visitor.get('/console/keys');
+    assert.equal(res.statusCode, 303);
+    assert.equal(res.headers.location, '/console/login?next=%2Fconsole%2Fkeys');
+    const signedIn = await visitor.signIn('ana@example.com', PASSWORD, '/console/apps');
+    assert.equal(signedIn.headers.location, '/console/apps');
+  });
+
+  await t.test(
+    'signing in sets an HttpOnly, SameSite=Strict session cookie (no Secure over http)',
+    async () => {
+      const visitor = new Visitor(app);
+      const res = await visitor.signIn('ANA@example.com ');
+      assert.equal(res.statusCode, 303);
+      assert.equal(res.headers.location, '/console/keys');
+      const cookie = String(res.headers['set-cookie']);
+      assert.match(
+        cookie,
+        /^comanda_console=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/,
+      );
+      const keys = await visitor.get('/console/keys');
+      assert.equal(keys.statusCode, 200);
+      assert.match(keys.body, /Cantina Bella/);
+    },
+  );
+
+  await t.test('the cookie is Secure when the request came over HTTPS', () => {
+    const headers: Record<string, string> = {};
+    const reply = {
+      header: (name: string, value: string) => (headers[name] = value),
+    } as unknown as FastifyReply;
+    setSessionCookie({ protocol: 'https' } as FastifyRequest, reply, 'token');
+    assert.match(headers['set-cookie'], /; HttpOnly; SameSite=Strict; Secure$/);
+  });
+
+  await t.test(
+    'the cookie carries a restaurant session that the API accepts for that restaurant',
+    async () => {
+      const visitor = new Visitor(app);
+      await visitor.signIn('ana@example.com');
+      const token = visitor.cookies.get('comanda_console')!;
+      const res = await app.inject({ url: '/v1/menu', headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().restaurant_id, bella);
+    },
+  );
+
+  await t.test('a wrong password or an unknown email is refused alike, without a session', async () => {
+    for (const [email, password] of [
+      ['ana@example.com', 'wrong password!'],
+      ['nobody@example.com', PASSWORD],
+    ]) {
+      const visitor = new Visitor(app);
+      const res = await visitor.signIn(email, password);
+      assert.equal(res.statusCode, 401);
+      assert.match(res.body, /The email or the password is not right\./);
+      assert.ok(!visitor.cookies.has('comanda_console'));
+      assert.match(res.body, new RegExp(`value="${email}"`), 'the email is kept in the form');
+    }
+  });
+
+  await t.test('a member of several restaurants picks one after sign-in and can switch', async () => {
+    const visitor = new Visitor(app);
+    const res = await visitor.signIn('bia@example.com', PASSWORD, '/console/apps');
+    assert.equal(res.headers.location, '/console/restaurant?next=%2Fconsole%2Fapps');
+    const picked = await visitor.submit(res.headers.location!, '/console/restaurant', {
+      restaurant_id: String(kai),
+      next: '/console/apps',
+    });
+    assert.equal(picked.headers.location, '/console/apps');
+    assert.match((await visitor.get('/console/apps')).body, /class="restaurant"[^>]*>Sushi Kai</);
+    const foreign = await visitor.submit('/console/restaurant', '/console/restaurant', {
+      restaurant_id: String(other),
+    });
+    assert.equal(foreign.statusCode, 400);
+    assert.match((await visitor.get('/console/keys')).body, /class="restaurant"[^>]*>Sushi Kai</);
+  });
+
+  await t.test('signing out ends the session: the old cookie opens nothing', async () => {
+    const visitor = new Visitor(app);
+    await visitor.signIn('ana@example.com');
+    const cookie = visitor.cookieHeader();
+    const csrf = csrfOf((await visitor.get('/console/keys')).body);
+    const out = await visitor.post('/console/logout', { csrf });
+    assert.equal(out.headers.location, '/console/login?signed_out=1');
+    assert.match(String(out.headers['set-cookie']), /comanda_console=; Path=\/; Max-Age=0/);
+    const replay = await app.inject({ url: '/console/keys', headers: cookie });
+    assert.equal(replay.statusCode, 303);
+    assert.match(String(replay.headers.location), /^\/console\/login/);
+  });
+
+  await t.test('a tampered cookie is no session', async () => {
+    const visitor = new Visitor(app);
+    await visitor.signIn('ana@example.com');
+    const token = visitor.cookies.get('comanda_console')!;
+    visitor.cookies.set('comanda_console', `${token.slice(0, -2)}xx`);
+    assert.equal((await visitor.get('/console/keys')).statusCode, 303);
+  });
+
+  await t.test('next never leads to another site', async () => {
+    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/v1/menu']) {
+      const res = await new Visitor(app).signIn('ana@example.com', PASSWORD, next);
+      assert.equal(res.headers.location, '/console/keys', next);
+    }
+  });
+
+  await t.test('failed sign-ins are limited per account, even for the right password', async () => {
+    await addStaff(ctx.db, 'caio@example.com', [bella]);
+    const visitor = new Visitor(app);
+    for (let i = 0; i < SIGN_IN_LIMITS.account; i++) {
+      assert.equal((await visitor.signIn('caio@example.com', 'not the password')).statusCode, 401);
+    }
+    const blocked = await visitor.signIn('caio@example.com');
+    assert.equal(blocked.statusCode, 429);
+    assert.ok(Number(blocked.headers['retry-after']) > 800);
+    assert.match(blocked.body, /Too many failed sign-ins/);
+    assert.ok(!visitor.cookies.has('comanda_console'));
+    assert.equal((await visitor.signIn('ana@example.com')).statusCode, 303, 'another account still signs in');
+  });
+
+  await t.test('failed sign-ins are limited per address, whatever the account', async () => {
+    const remote = { remoteAddress: '203.0.113.9' };
+    const attempt = async (email: string, password: string) => {
+      const visitor = new Visitor(app);
+      const page = await app.inject({ url: '/console/login', ...remote });
+      visitor.cookies.set(
+        'comanda_login',
+        /comanda_login=([^;]+)/.exec(String(page.headers['set-cookie']))![1],
+      );
+      const form = { csrf: csrfOf(page.body), email, password };
+      return app.inject({
+        method: 'POST',
+        url: '/console/login',
+        payload: new URLSearchParams(form).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...visitor.cookieHeader() },
+        ...remote,
+      });
+    };
+    const failures = await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.address }, (_, i) =>
+        attempt(`guess${i}@example.com`, 'nope nope nope'),
+      ),
+    );
+    assert.ok(failures.every((res) => res.statusCode === 401));
+    assert.equal((await attempt('ana@example.com', PASSWORD)).statusCode, 429);
+    assert.equal(
+      (await new Visitor(app).signIn('ana@example.com')).statusCode,
+      303,
+      'other addresses are not blocked',
+    );
+  });
+});
