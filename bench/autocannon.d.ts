@@ -1,6 +1,14 @@
 // The part of autocannon's API the bench uses (the package ships no type declarations).
 declare module 'autocannon' {
-  type Histogram = { average: number; mean: number; min: number; max: number; p50: number; p99: number; total: number };
+  type Histogram = {
+    average: number;
+    mean: number;
+    min: number;
+    max: number;
+    p50: number;
+    p99: number;
+    total: number;
+  };
   type Context = Record<string, unknown>;
   export type Request = {
     method?: string;

@@ -24,3 +24,5 @@ server.listen(0, '127.0.0.1', () => {
   process.send!(`http://127.0.0.1:${port}`);
 });
 process.once('SIGTERM', () => process.exit(0));
+// The bench stopped without stopping us.
+process.once('disconnect', () => process.exit(0));

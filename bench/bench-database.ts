@@ -38,7 +38,9 @@ export async function openBenchDatabase(usePglite: boolean): Promise<BenchDataba
   let serverEnv: BenchDatabase['serverEnv'];
   if (usePglite) {
     mkdirSync(PGLITE_DIR, { recursive: true });
-    handle = await openDatabase({ pglite: await PGlite.create({ dataDir: PGLITE_DIR, parsers: PGLITE_PARSERS }) });
+    handle = await openDatabase({
+      pglite: await PGlite.create({ dataDir: PGLITE_DIR, parsers: PGLITE_PARSERS }),
+    });
     serverEnv = { DATA_DIR: PGLITE_DIR };
   } else {
     const url = await postgresUrl();
@@ -49,4 +51,22 @@ export async function openBenchDatabase(usePglite: boolean): Promise<BenchDataba
   const { rows } = await sql<{ version: string }>`select version()`.execute(handle.db);
   const version = rows[0].version.replace(/ on .*/, '').replace(/,.*/, '');
   return { handle, serverEnv, version: usePglite ? `PGlite (${version})` : version };
+}
+
+/**
+ * Whether the database still runs statements of the server (requests a load window left in flight):
+ * PostgreSQL's own view of its sessions. An embedded database runs inside the server: never busy here.
+ */
+export async function databaseMonitor(bench: BenchDatabase) {
+  if (!('DATABASE_URL' in bench.serverEnv)) return { busy: async () => false, close: async () => {} };
+  const client = new pg.Client({ connectionString: bench.serverEnv.DATABASE_URL });
+  await client.connect();
+  return {
+    async busy() {
+      const { rows } = await client.query(`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`);
+      return rows[0].n > 0;
+    },
+    close: () => client.end(),
+  };
 }

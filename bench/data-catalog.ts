@@ -28,7 +28,9 @@ export async function seedCatalog(db: Db, set: CatalogSet): Promise<void> {
     const run = (query: string) => sql.raw(query).execute(conn);
     await run('set max_parallel_workers_per_gather = 0');
     await run(`select setseed(${(r % 100) / 100})`);
-    await run(`insert into brands (id, restaurant_id, name, is_default) values (${base + 1}, ${r}, 'Bench', true)`);
+    await run(
+      `insert into brands (id, restaurant_id, name, is_default) values (${base + 1}, ${r}, 'Bench', true)`,
+    );
     await run(`insert into product_categories (id, restaurant_id, brand_id, name, position, available, kind, schedules)
       select ${base} + i + 1, ${r}, ${base + 1},
         case when i = ${categories} then 'Embalagens' else 'Categoria ' || (i + 1) end, i + 1, i % 80 <> 40,

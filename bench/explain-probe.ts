@@ -1,11 +1,18 @@
 // The database's own time for a route: the app runs in this process on a Kysely whose driver,
-// while a probed request is in flight, precedes every statement with
-// EXPLAIN (ANALYZE, FORMAT JSON) of that same statement and parameters, inside a savepoint (or a
+// while a probed request is in flight, precedes every statement with EXPLAIN (ANALYZE,
+// TIMING OFF, FORMAT JSON) of that same statement and parameters, inside a savepoint (or a
 // transaction) that is rolled back, so writes are measured in the state they really meet and
 // leave nothing behind. The route's time in the database is the sum over its statements of
 // Planning Time + Execution Time (BEGIN/COMMIT and network round trips are not included).
 import type { FastifyInstance } from 'fastify';
-import { CompiledQuery, type DatabaseConnection, type Dialect, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  Kysely,
+  PGliteDialect,
+  PostgresDialect,
+} from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
@@ -26,7 +33,9 @@ async function explainOnce(exec: Exec, query: CompiledQuery, inTransaction: bool
   const run = (text: string) => exec(CompiledQuery.raw(text));
   await run(inTransaction ? 'savepoint bench_explain' : 'begin');
   try {
-    const explain = CompiledQuery.raw(`explain (analyze, format json) ${query.sql}`, [...query.parameters]);
+    const explain = CompiledQuery.raw(`explain (analyze, timing off, format json) ${query.sql}`, [
+      ...query.parameters,
+    ]);
     const { rows } = await exec(explain);
     const cell = (rows[0] as Record<string, unknown>)['QUERY PLAN'];
     const [plan] = (typeof cell === 'string' ? JSON.parse(cell) : cell) as Plan[];
@@ -90,7 +99,10 @@ export type Probe = {
 
 export async function openProbe(bench: BenchDatabase, env: Record<string, string>): Promise<Probe> {
   const recorder: Recorder = { on: false, times: [] };
-  const pool = 'DATABASE_URL' in bench.serverEnv ? new pg.Pool({ connectionString: bench.serverEnv.DATABASE_URL }) : null;
+  const pool =
+    'DATABASE_URL' in bench.serverEnv
+      ? new pg.Pool({ connectionString: bench.serverEnv.DATABASE_URL })
+      : null;
   const inner = pool ? new PostgresDialect({ pool }) : new PGliteDialect({ pglite: bench.handle.pglite! });
   const db = new Kysely<Database>({ dialect: explainingDialect(inner, recorder) }) as Db;
   const app: FastifyInstance = await buildApp({
@@ -101,7 +113,12 @@ export async function openProbe(bench: BenchDatabase, env: Record<string, string
   });
   const send = async (request: BenchRequest) => {
     const { path, body } = nextOf(request);
-    const res = await app.inject({ method: request.method, url: path, headers: request.headers, payload: body });
+    const res = await app.inject({
+      method: request.method,
+      url: path,
+      headers: request.headers,
+      payload: body,
+    });
     if (res.statusCode < 200 || res.statusCode > 299)
       throw new Error(`${request.method} ${path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
     request.onResponse?.(res.statusCode, res.body);

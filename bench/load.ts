@@ -90,9 +90,14 @@ export async function sequential(url: string, request: BenchRequest, seconds: nu
 /** One request, for the bytes a route answers (the ceiling serves them) and to check it works. */
 export async function fetchOnce(url: string, request: BenchRequest) {
   const next = nextOf(request);
-  const res = await fetch(`${url}${next.path}`, { method: request.method, headers: request.headers, body: next.body });
+  const res = await fetch(`${url}${next.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: next.body,
+  });
   const body = Buffer.from(await res.arrayBuffer());
-  if (!res.ok) throw new Error(`${request.method} ${next.path}: ${res.status} ${body.toString().slice(0, 300)}`);
+  if (!res.ok)
+    throw new Error(`${request.method} ${next.path}: ${res.status} ${body.toString().slice(0, 300)}`);
   request.onResponse?.(res.status, body.toString());
   return { body, type: res.headers.get('content-type') ?? 'application/json' };
 }

@@ -3,7 +3,14 @@
 // fiscal simulator alone. The server's peak memory and CPU are read while it runs.
 import type { Helper } from './child-process.ts';
 import type { DbTime } from './explain-probe.ts';
-import { type BenchRequest, fetchOnce, type Latency, sequential, type Throughput, throughput } from './load.ts';
+import {
+  type BenchRequest,
+  fetchOnce,
+  type Latency,
+  sequential,
+  type Throughput,
+  throughput,
+} from './load.ts';
 import { loadAverage } from './machine.ts';
 import type { Options } from './options.ts';
 import type { Scenario, ScenarioContext } from './scenario.ts';
@@ -11,6 +18,7 @@ import type { LaunchedServer } from './server-launcher.ts';
 
 export type Row = {
   scenario: Scenario;
+  connections: number;
   load: number;
   bytes?: number;
   server: Throughput;
@@ -30,6 +38,8 @@ export type Bench = {
   providerRequest: BenchRequest;
   ctx: ScenarioContext;
   options: Options;
+  /** Statements the database is still running for the server (PostgreSQL; PGlite's are the server's CPU). */
+  databaseBusy(): Promise<boolean>;
 };
 
 function watchMemory(server: LaunchedServer): () => number {
@@ -43,19 +53,20 @@ function watchMemory(server: LaunchedServer): () => number {
   };
 }
 
-/** Waits until requests left in flight by a window are served: the server's CPU turns quiet. */
-async function settle(server: LaunchedServer): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (let before = server.cpuMs(); Date.now() < deadline; ) {
+/** Waits until requests left in flight by a window are served: the server's CPU and the database turn quiet. */
+async function settle(bench: Bench): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (let before = bench.server.cpuMs(); Date.now() < deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const now = server.cpuMs();
-    if (now - before <= 20) return;
+    const now = bench.server.cpuMs();
+    if (now - before <= 20 && !(await bench.databaseBusy())) return;
     before = now;
   }
 }
 
 export async function measureScenario(scenario: Scenario, db: DbTime, bench: Bench): Promise<Row> {
   const { server, options, ctx } = bench;
+  const connections = scenario.connections ?? options.connections;
   const load = loadAverage();
   const request = await scenario.request(ctx);
   let bytes: number | undefined;
@@ -66,23 +77,36 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
   }
   const memory = watchMemory(server);
   const background = scenario.background?.(ctx);
-  await throughput(server.url, request, options.connections, options.warmup);
-  await settle(server);
+  await throughput(server.url, request, connections, options.warmup);
+  await settle(bench);
   const cpuBefore = server.cpuMs();
-  const measured = await throughput(server.url, request, options.connections, options.seconds);
+  const measured = await throughput(server.url, request, connections, options.seconds);
   // The requests in flight when the window closed are still served: their CPU counts too.
-  await settle(server);
-  const cpuMsPerRequest = (server.cpuMs() - cpuBefore) / (measured.requests + options.connections);
+  await settle(bench);
+  const cpuMsPerRequest = (server.cpuMs() - cpuBefore) / (measured.requests + connections);
   const latency = await sequential(server.url, request, options.latencySeconds);
   const note = background?.();
   const rssPeak = memory();
   let ceiling: Throughput | undefined;
   if (scenario.read) {
-    await throughput(bench.baseline.url, request, options.connections, 1);
-    ceiling = await throughput(bench.baseline.url, request, options.connections, options.seconds);
+    await throughput(bench.baseline.url, request, connections, 1);
+    ceiling = await throughput(bench.baseline.url, request, connections, options.seconds);
   }
   const provider = scenario.providerAddsAtMost
     ? await sequential(bench.simulator.url, bench.providerRequest, options.latencySeconds)
     : undefined;
-  return { scenario, load, bytes, server: measured, latency, ceiling, provider, db, cpuMsPerRequest, rssPeak, note };
+  return {
+    scenario,
+    connections,
+    load,
+    bytes,
+    server: measured,
+    latency,
+    ceiling,
+    provider,
+    db,
+    cpuMsPerRequest,
+    rssPeak,
+    note,
+  };
 }

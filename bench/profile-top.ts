@@ -42,7 +42,9 @@ export function topFunctions(target: string, count = 25): string[] {
   return [...self]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
-    .map(([key, ms]) => `${ms.toFixed(0).padStart(7)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)}%  ${key}`);
+    .map(
+      ([key, ms]) => `${ms.toFixed(0).padStart(7)} ms ${((ms / busy) * 100).toFixed(1).padStart(5)}%  ${key}`,
+    );
 }
 
 if (import.meta.main) {

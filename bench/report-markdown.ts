@@ -18,7 +18,8 @@ export type RunInfo = {
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
 const pct = (n: number | undefined) => (n === undefined ? '—' : `${Math.round(n * 100)}%`);
-const kib = (n: number | undefined) => (n === undefined ? '—' : n < 10240 ? `${n} B` : `${int(n / 1024)} KiB`);
+const kib = (n: number | undefined) =>
+  n === undefined ? '—' : n < 10240 ? `${n} B` : `${int(n / 1024)} KiB`;
 
 function verdict(row: Row): string {
   const all = checks(row);
@@ -32,6 +33,7 @@ function routeLine(row: Row): string {
     `${row.scenario.label} <sub>${row.scenario.id}</sub>`,
     row.scenario.dataset.name,
     kib(row.bytes),
+    row.connections,
     int(server.rps),
     `${server.p50} / ${server.p99}`,
     ceiling ? int(ceiling.rps) : '—',
@@ -47,8 +49,8 @@ function routeLine(row: Row): string {
 }
 
 const HEADER = [
-  '| route | data | body | req/s (32 conn.) | p50 / p99 ms (32 conn.) | node:http req/s | ratio | p50 / p99 ms (1 client) | DB ms (statements) | DB share | CPU ms/req | RSS MB | load | targets |',
-  '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+  '| route | data | body | conn. | req/s | p50 / p99 ms | node:http req/s | ratio | p50 / p99 ms (1 client) | DB ms (statements) | DB share | CPU ms/req | RSS MB | load | targets |',
+  '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
 ];
 
 function scalingTable(rows: Row[]): string[] {
@@ -61,7 +63,13 @@ function scalingTable(rows: Row[]): string[] {
       .sort((a, b) => order[`${a.scenario.scale}`] - order[`${b.scenario.scale}`])
       .map((r) => routeLine(r)),
   );
-  return ['## Scaling: the same routes at 10x less and 10x more data', '', ...HEADER, ...lines.map((l) => `| ${l} |`), ''];
+  return [
+    '## Scaling: the same routes at 10x less and 10x more data',
+    '',
+    ...HEADER,
+    ...lines.map((l) => `| ${l} |`),
+    '',
+  ];
 }
 
 export function renderMarkdown(rows: Row[], info: RunInfo): string {
@@ -69,7 +77,12 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
   const misses = nominal.filter((r) => checks(r).some((c) => !c.pass));
   const notes = rows.flatMap((r) => {
     const adds = providerAdds(r);
-    const parts = [r.note, adds === undefined ? undefined : `the simulator alone answers in p50 ${ms(r.provider!.p50)} ms / p99 ${ms(r.provider!.p99)} ms (one client), so the route adds ${ms(adds)} ms at p50`];
+    const parts = [
+      r.note,
+      adds === undefined
+        ? undefined
+        : `the simulator alone answers in p50 ${ms(r.provider!.p50)} ms / p99 ${ms(r.provider!.p99)} ms (one client), so the route adds ${ms(adds)} ms at p50`,
+    ];
     const text = parts.filter(Boolean).join('; ');
     return text ? [`- ${r.scenario.id}: ${text}.`] : [];
   });
@@ -82,7 +95,7 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     `- Load average (1 / 5 / 15 min): ${info.loadStart} at the start, ${info.loadEnd} at the end (other work shares these cores: the \`load\` column is the 1-minute average when each row started).`,
     `- Server: \`node src/main.ts\` in its own process (LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
     `- Data: ${info.seeding}.`,
-    `- Targets: ${nominal.length - misses.length} of ${nominal.length} rows pass${misses.length ? `; missed: ${misses.map((r) => r.scenario.id).join(', ')}` : ''}.`,
+    `- Targets${info.machine.includes('PGlite') ? ' (set for PostgreSQL; shown here for comparison)' : ''}: ${nominal.length - misses.length} of ${nominal.length} rows pass${misses.length ? `; missed: ${misses.map((r) => r.scenario.id).join(', ')}` : ''}.`,
     '',
     `![ratios and p99](${info.chart})`,
     '',
@@ -95,11 +108,11 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     ...(notes.length ? ['## Notes', '', ...notes, ''] : []),
     '## How each number is measured',
     '',
-    '- **req/s, p50 / p99 (32 conn.)**: autocannon on loopback, 32 connections, after a warm-up window; latency in whole milliseconds.',
+    '- **req/s, p50 / p99**: autocannon on loopback with `conn.` connections (32; 4 for the large scaling rows, whose requests take seconds), after a warm-up window; latency in whole milliseconds.',
     '- **node:http req/s, ratio**: a plain `node:http` server (its own process) answers the bytes the route answered, from memory, under the same load; ratio = route req/s ÷ that ceiling.',
     '- **p50 / p99 (1 client)**: one client sending the next request when the previous one answered, timed in microseconds: the service time without queueing. The p99 targets apply to it (at 32 connections p99 is mostly queueing: 32 ÷ req/s).',
-    '- **DB ms (statements)**: every SQL statement the route runs for one request, taken from the running app, each preceded by `EXPLAIN (ANALYZE, FORMAT JSON)` of the same statement and parameters in a rolled-back savepoint; Planning Time + Execution Time, median of 3, summed. Round trips, BEGIN/COMMIT and driver time are not in it. **DB share** = DB ms ÷ one-client p50.',
-    '- **CPU ms/req**: user + system CPU of the server process from the start of the 32-connection window until it is idle again ÷ (requests answered in the window + the 32 still in flight at its end). **RSS MB**: peak VmRSS of the server while the row ran (sampled every 100 ms).',
+    '- **DB ms (statements)**: every SQL statement the route runs for one request, taken from the running app (in the bench process, before the load), each preceded by `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON)` of the same statement and parameters in a rolled-back savepoint; Planning Time + Execution Time, median of 3, summed. Round trips, BEGIN/COMMIT and driver time are not in it. **DB share** = DB ms ÷ one-client p50; over 100% where a route runs statements at the same time (cash flows: totals and page).',
+    '- **CPU ms/req**: user + system CPU of the server process from the start of the 32-connection window until it is idle again ÷ (requests answered in the window + the requests still in flight at its end). **RSS MB**: peak VmRSS of the server while the row ran (sampled every 100 ms).',
     '',
   ].join('\n');
 }

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBenchDatabase } from './bench-database.ts';
+import { databaseMonitor, openBenchDatabase } from './bench-database.ts';
 import { startHelper } from './child-process.ts';
 import { dropCredentials, issueCredentials } from './credentials.ts';
 import { DETAIL_NOTE, FISCAL_TOKEN } from './data-nfe.ts';
@@ -19,8 +19,8 @@ import { topFunctions } from './profile-top.ts';
 import { renderMarkdown } from './report-markdown.ts';
 import { renderSvg } from './report-svg.ts';
 import { datasetsOf, selectScenarios } from './scenarios.ts';
-import { launchServer } from './server-launcher.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { launchServer } from './server-launcher.ts';
 import { checks } from './targets.ts';
 
 const options = parseOptions(process.argv.slice(2));
@@ -63,6 +63,7 @@ const providerRequest: BenchRequest = {
   headers: { authorization: `Basic ${Buffer.from(`${FISCAL_TOKEN}:`).toString('base64')}` },
 };
 const ctx = { credential, send: async (r: BenchRequest) => (await fetchOnce(server.url, r)).body.toString() };
+const monitor = await databaseMonitor(bench);
 const rows: Row[] = [];
 for (const scenario of scenarios) {
   const row = await measureScenario(scenario, dbTimes.get(scenario.id)!, {
@@ -72,6 +73,7 @@ for (const scenario of scenarios) {
     providerRequest,
     ctx,
     options,
+    databaseBusy: monitor.busy,
   });
   rows.push(row);
   const missed = checks(row).filter((c) => !c.pass);
@@ -87,6 +89,7 @@ const peakRss = server.memory().peak;
 await server.stop();
 await baseline.stop();
 await simulator.stop();
+await monitor.close();
 
 const results = new URL('./results/', import.meta.url);
 mkdirSync(results, { recursive: true });
@@ -107,7 +110,10 @@ const markdown = renderMarkdown(rows, {
   chart: `${options.output}.svg`,
 });
 writeFileSync(new URL(`${options.output}.md`, results), markdown);
-writeFileSync(new URL(`${options.output}.svg`, results), renderSvg(rows, `${describeMachine(bench.version)}; ${windows}`));
+writeFileSync(
+  new URL(`${options.output}.svg`, results),
+  renderSvg(rows, [`${started.toISOString().slice(0, 16)} UTC, ${describeMachine(bench.version)}`, windows]),
+);
 log(`wrote bench/results/${options.output}.md and .svg`);
 if (profileDir) {
   console.log(`\nTop self-time functions of the server (${profileDir}):`);

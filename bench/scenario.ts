@@ -16,6 +16,8 @@ export type Scenario = {
   dataset: Dataset;
   /** Scaling rows repeat a nominal row at 10x less and 10x more data; they carry no targets. */
   scale?: 'small' | 'large';
+  /** Connections of its load windows when not the run's (32). */
+  connections?: number;
   /** Reads get a node:http ceiling serving the same bytes. */
   read: boolean;
   /** Least share of the node:http ceiling's requests per second, at 32 connections. */
@@ -30,6 +32,13 @@ export type Scenario = {
 };
 
 export const P99_TARGET_MS = 50;
+
+/**
+ * A scaling row: no targets, and the large ones at 4 connections. At 32, requests costing a second
+ * or more leave a backlog the server would still be serving a minute after the window.
+ */
+export const scaling = (scale: Scenario['scale']) =>
+  scale === 'large' ? { scale, connections: 4 } : { scale };
 
 export function get(path: string, credential: Credential): BenchRequest {
   return { method: 'GET', path, headers: { authorization: credential.authorization } };

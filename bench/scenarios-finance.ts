@@ -2,23 +2,31 @@
 // the 1,000,000-entry restaurant (about 80,000 main entries in the window), repeated on 100,000
 // entries (10x fewer in the window) and on 840,000 entries inside the window (10x more); its
 // filters with --all. Received NF-e: the list of 2,000 notes and the 1 MiB detail.
-import { DATASETS, type Dataset } from './datasets.ts';
+
 import { detailNoteId, NFE_WINDOW } from './data-nfe.ts';
-import { get, P99_TARGET_MS, type Scenario } from './scenario.ts';
+import { DATASETS, type Dataset } from './datasets.ts';
+import { get, P99_TARGET_MS, type Scenario, scaling } from './scenario.ts';
 
 const WINDOW = { start_date: '2025-04-01', end_date: '2025-07-01' };
+/** The dense set's whole period (datasets.ts). */
+const DENSE_WINDOW = { start_date: '2023-01-01', end_date: '2023-04-02' };
 const POINT_READ = { ratioTarget: 0.25, p99Target: P99_TARGET_MS };
 
-function cashFlows(dataset: Dataset, page: 'first' | 'last', filter = '', scale?: Scenario['scale']): Scenario {
-  const query = new URLSearchParams({ ...WINDOW, ...Object.fromEntries(new URLSearchParams(filter)) });
+function cashFlows(
+  dataset: Dataset,
+  page: 'first' | 'last',
+  filter = '',
+  scale?: Scenario['scale'],
+): Scenario {
+  const window = dataset === DATASETS.cashDense ? DENSE_WINDOW : WINDOW;
+  const query = new URLSearchParams({ ...window, ...Object.fromEntries(new URLSearchParams(filter)) });
   const path = `/v1/financial/cash-flows?${query}`;
   return {
     id: `cash-flows-${dataset.restaurantId}-${page}${filter ? `-${filter.replace(/[=&_]/g, '-')}` : ''}`,
     label: `GET /v1/financial/cash-flows, ${page} page${filter ? ` (${filter})` : ''}`,
     dataset,
-    scale,
     read: true,
-    ...(scale ? {} : POINT_READ),
+    ...(scale ? scaling(scale) : POINT_READ),
     async request(ctx) {
       const credential = ctx.credential(dataset.restaurantId);
       if (page === 'first') return get(path, credential);
@@ -66,4 +74,7 @@ export const cashFlowFilters: Scenario[] = [
   'paid=false',
   'category_subcategory_id=21007',
   'provider_id=21013',
-].flatMap((filter) => [cashFlows(DATASETS.cash1m, 'first', filter), cashFlows(DATASETS.cash1m, 'last', filter)]);
+].flatMap((filter) => [
+  cashFlows(DATASETS.cash1m, 'first', filter),
+  cashFlows(DATASETS.cash1m, 'last', filter),
+]);

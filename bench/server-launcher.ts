@@ -46,7 +46,10 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
   throw new Error(`the server did not answer /healthz within 60 s: ${log()}`);
 }
 
-export async function launchServer(env: Record<string, string>, cpuProfileDir?: string): Promise<LaunchedServer> {
+export async function launchServer(
+  env: Record<string, string>,
+  cpuProfileDir?: string,
+): Promise<LaunchedServer> {
   const port = await freePort();
   const flags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const inherited = { ...process.env };
@@ -55,6 +58,9 @@ export async function launchServer(env: Record<string, string>, cpuProfileDir?: 
     env: { ...inherited, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // A bench that stops on an error must not leave the server running.
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
   let stderr = '';
   child.stderr!.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-4000);
@@ -73,6 +79,7 @@ export async function launchServer(env: Record<string, string>, cpuProfileDir?: 
       return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
     },
     async stop() {
+      process.off('exit', orphan);
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
       await once(child, 'exit');

@@ -11,3 +11,5 @@ const simulator = await startFiscalSimulator({
 });
 process.send!(simulator.url);
 process.once('SIGTERM', () => simulator.close().then(() => process.exit(0)));
+// The bench stopped without stopping us.
+process.once('disconnect', () => process.exit(0));

@@ -15,14 +15,20 @@ export function checks(row: Row): Check[] {
   const result: Check[] = [];
   const ratio = ratioOf(row);
   if (scenario.ratioTarget !== undefined && ratio !== undefined) {
-    result.push({ target: `≥ ${scenario.ratioTarget * 100}% of node:http`, pass: ratio >= scenario.ratioTarget });
+    result.push({
+      target: `≥ ${scenario.ratioTarget * 100}% of node:http`,
+      pass: ratio >= scenario.ratioTarget,
+    });
   }
   if (scenario.p99Target !== undefined) {
     result.push({ target: `p99 < ${scenario.p99Target} ms`, pass: row.latency.p99 < scenario.p99Target });
   }
   const adds = providerAdds(row);
   if (scenario.providerAddsAtMost !== undefined && adds !== undefined) {
-    result.push({ target: `adds < ${scenario.providerAddsAtMost} ms to the provider`, pass: adds < scenario.providerAddsAtMost });
+    result.push({
+      target: `adds < ${scenario.providerAddsAtMost} ms to the provider`,
+      pass: adds < scenario.providerAddsAtMost,
+    });
   }
   result.push({ target: `RSS < ${RSS_TARGET_MB} MB`, pass: row.rssPeak < RSS_TARGET_MB });
   const failed = row.server.failures + row.latency.failures + (row.ceiling?.failures ?? 0);

@@ -36,7 +36,10 @@ declare module 'fastify' {
   }
 }
 
-export type BuildOptions = { logStream?: NodeJS.WritableStream; connectionLimits?: Partial<ConnectionLimits> };
+export type BuildOptions = {
+  logStream?: NodeJS.WritableStream;
+  connectionLimits?: Partial<ConnectionLimits>;
+};
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({

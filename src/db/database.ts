@@ -77,6 +77,10 @@ function openPostgres(connectionString: string, max: number): DatabaseHandle {
   // A dropped connection (the server restarted) must not crash the process: the pool
   // discards the client and the next checkout reconnects.
   pool.on('error', () => {});
+  // pg-pool takes its error listener off a client while it is checked out: a backend ended
+  // between two statements of a transaction (a restart) would be an unhandled 'error' that
+  // kills the process. With this the next query on that client fails (503) and the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

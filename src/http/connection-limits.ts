@@ -3,15 +3,15 @@
 // over Node's 16 KiB, malformed HTTP): the error model with an X-Error-Id and the security
 // headers, not Fastify's default body.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
   FastifyBaseLogger,
   FastifyError,
+  FastifyHttpOptions,
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  FastifyServerOptions,
 } from 'fastify';
 import { type AppError, errors } from './errors.ts';
 import { API_POLICY, SECURITY_HEADERS } from './security-headers.ts';
@@ -46,7 +46,11 @@ function errorFor(code: string | undefined): AppError {
 function answer(appError: AppError, log: FastifyBaseLogger, code: string | undefined) {
   const errorId = randomUUID();
   log.info({ errorId, code, key: appError.key }, 'request refused before routing');
-  const body = JSON.stringify({ statusCode: appError.statusCode, message: appError.message, key: appError.key });
+  const body = JSON.stringify({
+    statusCode: appError.statusCode,
+    message: appError.message,
+    key: appError.key,
+  });
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
@@ -62,11 +66,15 @@ function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException,
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const appError = errorFor(error.code);
   const { body, headers } = answer(appError, this.log, error.code);
-  const head = Object.entries({ ...headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const head = Object.entries({ ...headers, connection: 'close' }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
   // As Node itself does: never write into a response that has already started on this socket.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {
-    socket.write(`HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\n${head.join('')}\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\n${head.join('')}\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }
@@ -83,7 +91,7 @@ function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: Fa
 }
 
 /** The Fastify options that set the limits (tests pass shorter ones). */
-export function connectionOptions(overrides: Partial<ConnectionLimits> = {}): FastifyServerOptions {
+export function connectionOptions(overrides: Partial<ConnectionLimits> = {}): FastifyHttpOptions<Server> {
   const limits = { ...CONNECTION_LIMITS, ...overrides };
   return {
     requestTimeout: limits.requestTimeoutMs,

@@ -12,7 +12,8 @@ import { describeRoute } from './docs-operation.ts';
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 const SCOPES = {
-  'products:read': 'Read products and categories (GET /v1/products, GET /v1/products/{productId}, GET /v1/products/{productId}/history).',
+  'products:read':
+    'Read products and categories (GET /v1/products, GET /v1/products/{productId}, GET /v1/products/{productId}/history).',
   'products:write': 'Create and edit products, bulk edit, channel availability.',
   'menu:read': 'Read the menu with effective price and availability per channel.',
   'financial:read': 'List financial entries (cash flows).',

@@ -79,7 +79,11 @@ export const errors = {
   requestTimeout: () =>
     new AppError(408, 'request_timeout', 'The request was not received in time; send it again whole.'),
   headersTooLarge: () =>
-    new AppError(431, 'headers_too_large', 'The request line and headers are too large (URL and query included).'),
+    new AppError(
+      431,
+      'headers_too_large',
+      'The request line and headers are too large (URL and query included).',
+    ),
   malformedRequest: () => new AppError(400, 'malformed_request', 'The HTTP request is malformed.'),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError(

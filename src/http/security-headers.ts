@@ -42,7 +42,8 @@ export function installSecurityHeaders(app: FastifyInstance): void {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
-    if (NO_STORE.test(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (NO_STORE.test(request.url) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
     if (!reply.hasHeader('content-security-policy')) {
       reply.header('content-security-policy', policyFor(request, reply));
     }

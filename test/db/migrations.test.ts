@@ -5,10 +5,26 @@ import { migrate } from '../../src/db/migrate.ts';
 import { createTestDatabase } from '../support/database.ts';
 
 const TABLES = [
-  'restaurants', 'brands', 'product_categories', 'complement_categories', 'complement_options', 'products',
-  'product_complement_categories', 'combo_items', 'product_changes', 'suppliers', 'bank_accounts',
-  'payment_methods', 'cost_centres', 'cash_flows', 'nfe_received', 'api_keys', 'api_key_restaurants',
-  'oauth_clients', 'oauth_client_restaurants', 'access_tokens',
+  'restaurants',
+  'brands',
+  'product_categories',
+  'complement_categories',
+  'complement_options',
+  'products',
+  'product_complement_categories',
+  'combo_items',
+  'product_changes',
+  'suppliers',
+  'bank_accounts',
+  'payment_methods',
+  'cost_centres',
+  'cash_flows',
+  'nfe_received',
+  'api_keys',
+  'api_key_restaurants',
+  'oauth_clients',
+  'oauth_client_restaurants',
+  'access_tokens',
 ];
 
 test('migrations create the whole data model and are idempotent', async (t) => {
@@ -24,21 +40,47 @@ test('migrations create the whole data model and are idempotent', async (t) => {
 test('money is numeric(12,2) and versions keep milliseconds', async (t) => {
   const database = await createTestDatabase();
   t.after(() => database.close());
-  const { rows } = await sql<{ column_name: string; data_type: string; numeric_precision: number; numeric_scale: number }>`
+  const { rows } = await sql<{
+    column_name: string;
+    data_type: string;
+    numeric_precision: number;
+    numeric_scale: number;
+  }>`
     select column_name, data_type, numeric_precision, numeric_scale from information_schema.columns
     where table_name = 'products' and column_name in ('price', 'price_promotion', 'delivery_price', 'delivery_price_promotion')`.execute(
     database.db,
   );
   assert.equal(rows.length, 4);
-  for (const r of rows) assert.deepEqual([r.data_type, r.numeric_precision, r.numeric_scale], ['numeric', 12, 2]);
+  for (const r of rows)
+    assert.deepEqual([r.data_type, r.numeric_precision, r.numeric_scale], ['numeric', 12, 2]);
   const at = new Date('2026-01-10T12:00:00.123Z');
   await database.db.insertInto('restaurants').values({ id: 1, name: 'R' }).execute();
-  await database.db.insertInto('product_categories').values({ id: 1, restaurant_id: 1, brand_id: null, name: 'C', schedules: '[]', removed_at: null }).execute();
+  await database.db
+    .insertInto('product_categories')
+    .values({ id: 1, restaurant_id: 1, brand_id: null, name: 'C', schedules: '[]', removed_at: null })
+    .execute();
   await database.db
     .insertInto('products')
-    .values({ id: 1, restaurant_id: 1, product_category_id: 1, brand_id: null, name: 'P', description: null, price: 1, combo_min_items: null, schedules: '[]', fiscal_group_id: null, created_at: at, updated_at: at, removed_at: null } as never)
+    .values({
+      id: 1,
+      restaurant_id: 1,
+      product_category_id: 1,
+      brand_id: null,
+      name: 'P',
+      description: null,
+      price: 1,
+      combo_min_items: null,
+      schedules: '[]',
+      fiscal_group_id: null,
+      created_at: at,
+      updated_at: at,
+      removed_at: null,
+    } as never)
     .execute();
-  const row = await database.db.selectFrom('products').select(['updated_at', 'price']).executeTakeFirstOrThrow();
+  const row = await database.db
+    .selectFrom('products')
+    .select(['updated_at', 'price'])
+    .executeTakeFirstOrThrow();
   assert.equal(row.updated_at.toISOString(), '2026-01-10T12:00:00.123Z');
   assert.equal(row.price, '1.00');
 });
@@ -47,12 +89,34 @@ test('a product cannot point to a category of another restaurant', async (t) => 
   const database = await createTestDatabase();
   t.after(() => database.close());
   const db = database.db;
-  await db.insertInto('restaurants').values([{ id: 1, name: 'A' }, { id: 2, name: 'B' }]).execute();
-  await db.insertInto('product_categories').values({ id: 20, restaurant_id: 2, brand_id: null, name: 'B cat', schedules: '[]', removed_at: null }).execute();
+  await db
+    .insertInto('restaurants')
+    .values([
+      { id: 1, name: 'A' },
+      { id: 2, name: 'B' },
+    ])
+    .execute();
+  await db
+    .insertInto('product_categories')
+    .values({ id: 20, restaurant_id: 2, brand_id: null, name: 'B cat', schedules: '[]', removed_at: null })
+    .execute();
   await assert.rejects(
     db
       .insertInto('products')
-      .values({ restaurant_id: 1, product_category_id: 20, brand_id: null, name: 'P', description: null, price: 1, combo_min_items: null, schedules: '[]', fiscal_group_id: null, created_at: new Date(), updated_at: new Date(), removed_at: null } as never)
+      .values({
+        restaurant_id: 1,
+        product_category_id: 20,
+        brand_id: null,
+        name: 'P',
+        description: null,
+        price: 1,
+        combo_min_items: null,
+        schedules: '[]',
+        fiscal_group_id: null,
+        created_at: new Date(),
+        updated_at: new Date(),
+        removed_at: null,
+      } as never)
       .execute(),
   );
 });

@@ -18,17 +18,23 @@ test('health, readiness and metrics', async (t) => {
     assert.equal(res.json().status, 'ready');
   });
 
-  await t.test('/metrics exposes request histograms by route and status, the pool and the process', async () => {
-    await app.inject({ method: 'GET', url: '/healthz' });
-    await app.inject({ method: 'GET', url: '/no-such-route' });
-    const res = await app.inject({ method: 'GET', url: '/metrics' });
-    assert.equal(res.statusCode, 200);
-    assert.match(res.headers['content-type'] as string, /text\/plain/);
-    assert.match(res.body, /http_request_duration_seconds_bucket\{[^}]*route="\/healthz"[^}]*status_code="200"/);
-    assert.match(res.body, /http_request_duration_seconds_count\{[^}]*status_code="404"/);
-    assert.match(res.body, /db_pool_connections_total\{database="(pglite|postgres)"\}/);
-    assert.match(res.body, /process_resident_memory_bytes/);
-  });
+  await t.test(
+    '/metrics exposes request histograms by route and status, the pool and the process',
+    async () => {
+      await app.inject({ method: 'GET', url: '/healthz' });
+      await app.inject({ method: 'GET', url: '/no-such-route' });
+      const res = await app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(res.statusCode, 200);
+      assert.match(res.headers['content-type'] as string, /text\/plain/);
+      assert.match(
+        res.body,
+        /http_request_duration_seconds_bucket\{[^}]*route="\/healthz"[^}]*status_code="200"/,
+      );
+      assert.match(res.body, /http_request_duration_seconds_count\{[^}]*status_code="404"/);
+      assert.match(res.body, /db_pool_connections_total\{database="(pglite|postgres)"\}/);
+      assert.match(res.body, /process_resident_memory_bytes/);
+    },
+  );
 });
 
 test('/readyz answers 503 with the error model when the database does not answer', async (t) => {

@@ -72,7 +72,13 @@ export async function http(url: string, init: RequestInit = {}, boundMs = 10_000
     return { status: res.status, headers: res.headers, text, json, ms: performance.now() - started };
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
-    return { status: timedOut ? -1 : 0, headers: new Headers(), text: String(error), json: undefined, ms: performance.now() - started };
+    return {
+      status: timedOut ? -1 : 0,
+      headers: new Headers(),
+      text: String(error),
+      json: undefined,
+      ms: performance.now() - started,
+    };
   }
 }
 
@@ -89,13 +95,23 @@ export async function startInstance(t: Hooks, env: Record<string, string>, port?
   const chosen = port ?? (await freePort());
   const child = spawn(process.execPath, ['src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...SECRETS, ...env, PORT: String(chosen) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ...SECRETS,
+      ...env,
+      PORT: String(chosen),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+  );
   const stop = async (boundMs = 5000) => {
     if (child.exitCode !== null || child.signalCode !== null) return exited;
     child.kill('SIGTERM');
@@ -122,7 +138,10 @@ export async function waitReady(instance: Instance, boundMs = 30_000): Promise<n
 
 export type CliResult = { code: number | null; stdout: string; stderr: string };
 
-export function startCli(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliResult> } {
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, ['src/cli.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...SECRETS, ...env },
@@ -132,7 +151,9 @@ export function startCli(args: string[], env: Record<string, string>): { child: 
   let stderr = '';
   child.stdout?.on('data', (chunk) => (stdout += chunk));
   child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<CliResult>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -150,13 +171,21 @@ export async function importFile(t: Hooks, databaseUrl: string, data: unknown): 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 export async function exchangeKey(url: string, apiKey: string) {
-  const answer = await http(`${url}/oauth/token`, { method: 'POST', headers: form, body: `grant_type=api_key&api_key=${apiKey}` });
+  const answer = await http(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: form,
+    body: `grant_type=api_key&api_key=${apiKey}`,
+  });
   if (answer.status !== 200) throw new Error(`exchange failed: ${answer.status} ${answer.text}`);
   return answer.json as { access_token: string; refresh_token: string };
 }
 
 export const refresh = (url: string, refreshToken: string) =>
-  http(`${url}/oauth/token`, { method: 'POST', headers: form, body: `grant_type=refresh_token&refresh_token=${refreshToken}` });
+  http(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: form,
+    body: `grant_type=refresh_token&refresh_token=${refreshToken}`,
+  });
 
 export const bearer = (token: string, extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${token}`,

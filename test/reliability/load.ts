@@ -2,9 +2,18 @@
 // can check every answer afterwards: reads, menu reads and bulk edits of one product set, each
 // batch writing its own marker so a partial write would show in the products and the history.
 import pg from 'pg';
-import { http, type HttpAnswer } from './harness.ts';
+import { type HttpAnswer, http } from './harness.ts';
 
-export type Sample = { kind: 'read' | 'menu' | 'bulk'; batch?: number; at: number; status: number; key?: string; ms: number; retryAfter?: string | null; errorId?: string | null };
+export type Sample = {
+  kind: 'read' | 'menu' | 'bulk';
+  batch?: number;
+  at: number;
+  status: number;
+  key?: string;
+  ms: number;
+  retryAfter?: string | null;
+  errorId?: string | null;
+};
 
 export type Load = { samples: Sample[]; stop(): Promise<void> };
 
@@ -40,16 +49,33 @@ export function startLoad(options: {
     for (let i = 0; running; i++) {
       const url = options.urls[(n + i) % options.urls.length];
       const kind = i % 2 ? 'menu' : 'read';
-      record(kind, await http(`${url}${kind === 'menu' ? '/v1/menu' : '/v1/products'}`, { headers: options.headers() }, options.boundMs ?? 10_000));
+      record(
+        kind,
+        await http(
+          `${url}${kind === 'menu' ? '/v1/menu' : '/v1/products'}`,
+          { headers: options.headers() },
+          options.boundMs ?? 10_000,
+        ),
+      );
       await pause();
     }
   };
   const writer = async (n: number) => {
     for (let i = 0; running; i++) {
       const batch = nextBatch++;
-      const body = JSON.stringify(options.bulkIds.map((id) => ({ id, description: marker(batch), price: (100 + batch) / 100 })));
+      const body = JSON.stringify(
+        options.bulkIds.map((id) => ({ id, description: marker(batch), price: (100 + batch) / 100 })),
+      );
       const url = options.urls[(n + i) % options.urls.length];
-      record('bulk', await http(`${url}/v1/products/bulk`, { method: 'PUT', headers: options.headers(), body }, options.boundMs ?? 10_000), batch);
+      record(
+        'bulk',
+        await http(
+          `${url}/v1/products/bulk`,
+          { method: 'PUT', headers: options.headers(), body },
+          options.boundMs ?? 10_000,
+        ),
+        batch,
+      );
       await pause();
     }
   };
@@ -72,13 +98,23 @@ export function summarise(samples: Sample[]): Record<string, number> {
   return counts;
 }
 
-export type BatchCheck = { committed: Set<number>; partial: number[]; finalBatch: number | undefined; uniform: boolean; lastCommitted: number | undefined };
+export type BatchCheck = {
+  committed: Set<number>;
+  partial: number[];
+  finalBatch: number | undefined;
+  uniform: boolean;
+  lastCommitted: number | undefined;
+};
 
 /**
  * What the database holds after the stream: each batch's history rows (one per product it
  * changed, written in the batch's transaction) and the products themselves.
  */
-export async function checkBatches(databaseUrl: string, restaurantId: number, ids: number[]): Promise<BatchCheck> {
+export async function checkBatches(
+  databaseUrl: string,
+  restaurantId: number,
+  ids: number[],
+): Promise<BatchCheck> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -95,11 +131,18 @@ export async function checkBatches(databaseUrl: string, restaurantId: number, id
       byBatch.set(batch, (byBatch.get(batch) ?? new Set()).add(row.product_id));
       lastCommitted = batch;
     }
-    const products = await client.query('select id, description, price::text as price from products where id = any($1)', [ids]);
+    const products = await client.query(
+      'select id, description, price::text as price from products where id = any($1)',
+      [ids],
+    );
     const finals = new Set(products.rows.map((p) => `${p.description}|${p.price}`));
     const [first] = products.rows;
-    const finalBatch = first?.description?.startsWith('batch-') ? Number(first.description.slice(6)) : undefined;
-    const priceMatches = products.rows.every((p) => finalBatch === undefined || p.price === ((100 + finalBatch) / 100).toFixed(2));
+    const finalBatch = first?.description?.startsWith('batch-')
+      ? Number(first.description.slice(6))
+      : undefined;
+    const priceMatches = products.rows.every(
+      (p) => finalBatch === undefined || p.price === ((100 + finalBatch) / 100).toFixed(2),
+    );
     return {
       committed: new Set(byBatch.keys()),
       partial: [...byBatch].filter(([, set]) => set.size !== ids.length).map(([batch]) => batch),

@@ -10,7 +10,8 @@ import { freePort } from './harness.ts';
 
 type Hooks = { after(fn: () => unknown): void };
 
-export const SHARED_POSTGRES = process.env.RELIABILITY_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+export const SHARED_POSTGRES =
+  process.env.RELIABILITY_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 /** Database 9: the suite's rate-limit counters stay apart from other suites on the same Redis. */
 export const SHARED_REDIS = process.env.RELIABILITY_REDIS_URL || 'redis://127.0.0.1:6379/9';
 
@@ -30,7 +31,8 @@ export function reachable(port: number, host = '127.0.0.1', timeoutMs = 1000): P
 /** Why the suite cannot run here, or false when PostgreSQL and Redis both answer. */
 export async function missingServices(): Promise<string | false> {
   const missing = [];
-  if (!(await reachable(Number(new URL(SHARED_POSTGRES).port || 5432)))) missing.push(`PostgreSQL (${SHARED_POSTGRES})`);
+  if (!(await reachable(Number(new URL(SHARED_POSTGRES).port || 5432))))
+    missing.push(`PostgreSQL (${SHARED_POSTGRES})`);
   if (!(await reachable(Number(new URL(SHARED_REDIS).port || 6379)))) missing.push(`Redis (${SHARED_REDIS})`);
   return missing.length ? `${missing.join(' and ')} not answering on 127.0.0.1` : false;
 }
@@ -39,7 +41,9 @@ function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
-  return versions.map((v) => join(root, v, 'bin')).find((bin) => existsSync(join(bin, 'pg_ctl')) && existsSync(join(bin, 'initdb')));
+  return versions
+    .map((v) => join(root, v, 'bin'))
+    .find((bin) => existsSync(join(bin, 'pg_ctl')) && existsSync(join(bin, 'initdb')));
 }
 
 export type PrivatePostgres = { url: string; stop(): void; start(): void };
@@ -54,7 +58,9 @@ export async function privatePostgres(t: Hooks): Promise<PrivatePostgres | strin
   const data = join(dir, 'data');
   const port = await freePort();
   const run = (program: string, args: string[]) => {
-    const command = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
+    const command = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]]
+      : [join(bin, program), args];
     return execFileSync(command[0] as string, command[1] as string[], { stdio: 'pipe', timeout: 60_000 });
   };
   try {
@@ -97,9 +103,24 @@ export async function privateRedis(t: Hooks): Promise<PrivateRedis | string> {
     await exited;
   };
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
     for (let i = 0; i < 100 && !(await reachable(port)); i++) await new Promise((r) => setTimeout(r, 50));
   };
   await start();

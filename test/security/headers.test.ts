@@ -12,12 +12,23 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
 test('security headers', async (t) => {
   const { app, ids, auth } = await securityApp(t);
   const everyAnswer: [string, InjectOptions][] = [
-    ...ROUTES.map((r): [string, InjectOptions] => [r.name, { ...r.request(ids), headers: { authorization: auth.all } }]),
+    ...ROUTES.map((r): [string, InjectOptions] => [
+      r.name,
+      { ...r.request(ids), headers: { authorization: auth.all } },
+    ]),
     ...ROUTES.map((r): [string, InjectOptions] => [`${r.name} without a token`, r.request(ids)]),
     ['a validation error', { url: '/v1/menu?channel=moon', headers: { authorization: auth.all } }],
     ['an unknown /v1 route', { url: '/v1/nothing' }],
     ['an unknown route', { url: '/nothing' }],
-    ['a token exchange', { method: 'POST', url: '/oauth/token', payload: `grant_type=api_key&api_key=${ids.a.apiKey}`, headers: form }],
+    [
+      'a token exchange',
+      {
+        method: 'POST',
+        url: '/oauth/token',
+        payload: `grant_type=api_key&api_key=${ids.a.apiKey}`,
+        headers: form,
+      },
+    ],
     ['a token error', { method: 'POST', url: '/oauth/token', payload: 'grant_type=nope', headers: form }],
     ['/healthz', { url: '/healthz' }],
     ['/readyz', { url: '/readyz' }],
@@ -52,16 +63,22 @@ test('security headers', async (t) => {
     }
   });
 
-  await t.test('the reference page gets the policy its inline start-up script needs, nothing wider', async () => {
-    const res = await app.inject({ url: '/docs/' });
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.headers['content-security-policy'], DOCS_POLICY);
-    assert.doesNotMatch(DOCS_POLICY, /https?:|\*/);
-  });
+  await t.test(
+    'the reference page gets the policy its inline start-up script needs, nothing wider',
+    async () => {
+      const res = await app.inject({ url: '/docs/' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-security-policy'], DOCS_POLICY);
+      assert.doesNotMatch(DOCS_POLICY, /https?:|\*/);
+    },
+  );
 
   await t.test("the console's pages keep their own policy and referrer policy", async () => {
     const res = await app.inject({ url: '/console/login' });
-    assert.match(String(res.headers['content-security-policy']), /script-src 'self'; img-src 'self'; form-action/);
+    assert.match(
+      String(res.headers['content-security-policy']),
+      /script-src 'self'; img-src 'self'; form-action/,
+    );
     assert.equal(res.headers['referrer-policy'], 'same-origin');
   });
 });

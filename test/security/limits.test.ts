@@ -26,7 +26,8 @@ test('limits enforced by Node on a real socket', async (t) => {
   });
 
   await t.test('a client dribbling its body gets 408 once the request timeout passes', async () => {
-    const head = 'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n';
+    const head =
+      'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n';
     const answer = await rawExchange(port, [head, ...'grant_type=api_key&api_key=ck_test_'.split('')], 100);
     assertErrorModel(answer, 408, 'request_timeout');
     assert.ok(answer.closedAfterMs < 2000, `closed after ${answer.closedAfterMs} ms`);
@@ -38,7 +39,9 @@ test('limits enforced by Node on a real socket', async (t) => {
   });
 
   await t.test('a URL over 16 KiB is 431 headers_too_large', async () => {
-    const answer = await rawExchange(port, [`GET /v1/menu?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`]);
+    const answer = await rawExchange(port, [
+      `GET /v1/menu?search=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ]);
     assertErrorModel(answer, 431, 'headers_too_large');
   });
 
@@ -55,7 +58,12 @@ test('limits enforced by Node on a real socket', async (t) => {
 test('limits enforced by the app', async (t) => {
   const { app, ids, auth } = await securityApp(t);
   const send = (method: 'PUT' | 'POST', url: string, payload: string) =>
-    app.inject({ method, url, payload, headers: { authorization: auth.all, 'content-type': 'application/json' } });
+    app.inject({
+      method,
+      url,
+      payload,
+      headers: { authorization: auth.all, 'content-type': 'application/json' },
+    });
 
   await t.test('a body over 1 MiB is 413 payload_too_large', async () => {
     const res = await send('POST', '/v1/products', JSON.stringify({ name: 'x'.repeat(1024 * 1024) }));
@@ -76,7 +84,8 @@ test('limits enforced by the app', async (t) => {
   });
 
   await t.test('a bulk of 101 objects is 400 and of 100 is accepted', async () => {
-    const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ id: ids.a.products[i % 10], price: 1 }));
+    const batch = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: ids.a.products[i % 10], price: 1 }));
     const over = await send('PUT', '/v1/products/bulk', JSON.stringify(batch(101)));
     assertWellFormed(over, 'bulk 101');
     assert.equal(over.statusCode, 400);
@@ -102,7 +111,11 @@ test('limits enforced by the app', async (t) => {
 
   await t.test('JSON nested to the body limit, with a __proto__ key inside, is 400 too', async () => {
     const depth = 400_000;
-    const res = await send('PUT', '/v1/products/bulk', `${'['.repeat(depth)}{"__proto__":{"x":1}}${']'.repeat(depth)}`);
+    const res = await send(
+      'PUT',
+      '/v1/products/bulk',
+      `${'['.repeat(depth)}{"__proto__":{"x":1}}${']'.repeat(depth)}`,
+    );
     assertWellFormed(res, 'deepest');
     assert.equal(res.statusCode, 400, res.body);
     const objects = `${'{"a":'.repeat(150_000)}1${'}'.repeat(150_000)}`;
@@ -125,14 +138,20 @@ test('limits enforced by the app', async (t) => {
     assert.ok(Date.now() - started < 2000);
   });
 
-  await t.test("a path parameter over 100 characters or badly percent-encoded is 400 invalid_parameter", async () => {
-    const res = await app.inject({ url: `/v1/products/${'9'.repeat(150)}`, headers: { authorization: auth.all } });
-    assertWellFormed(res, 'long id');
-    assert.equal(res.statusCode, 400);
-    assert.equal(res.json().key, 'invalid_parameter');
-    assert.equal(res.headers['x-content-type-options'], 'nosniff');
-    const bad = await app.inject({ url: '/v1/products/%E0%A4%A', headers: { authorization: auth.all } });
-    assertWellFormed(bad, 'bad percent-encoding');
-    assert.equal(bad.statusCode, 400);
-  });
+  await t.test(
+    'a path parameter over 100 characters or badly percent-encoded is 400 invalid_parameter',
+    async () => {
+      const res = await app.inject({
+        url: `/v1/products/${'9'.repeat(150)}`,
+        headers: { authorization: auth.all },
+      });
+      assertWellFormed(res, 'long id');
+      assert.equal(res.statusCode, 400);
+      assert.equal(res.json().key, 'invalid_parameter');
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      const bad = await app.inject({ url: '/v1/products/%E0%A4%A', headers: { authorization: auth.all } });
+      assertWellFormed(bad, 'bad percent-encoding');
+      assert.equal(bad.statusCode, 400);
+    },
+  );
 });

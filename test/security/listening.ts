@@ -33,7 +33,12 @@ export type RawAnswer = { text: string; status: number; closedAfterMs: number };
  * Writes `parts` one after another, `gapMs` apart, and resolves with everything the server
  * sent once it closes the socket (or `giveUpMs` passed).
  */
-export function rawExchange(port: number, parts: (string | Buffer)[], gapMs = 0, giveUpMs = 10_000): Promise<RawAnswer> {
+export function rawExchange(
+  port: number,
+  parts: (string | Buffer)[],
+  gapMs = 0,
+  giveUpMs = 10_000,
+): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const started = Date.now();
     const socket = connect(port, '127.0.0.1');

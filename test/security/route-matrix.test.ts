@@ -16,11 +16,14 @@ test('the route matrix', async (t) => {
   const withQuery = (url: string, extra: string) => `${url}${url.includes('?') ? '&' : '?'}${extra}`;
 
   for (const route of ROUTES) {
-    await t.test(`${route.name}: the valid request of restaurant A succeeds (the matrix tests something)`, async () => {
-      const res = await call(route.request(ids), auth.all);
-      assertWellFormed(res, route.name);
-      assert.ok(res.statusCode === 200 || res.statusCode === 201, `${res.statusCode} ${res.body}`);
-    });
+    await t.test(
+      `${route.name}: the valid request of restaurant A succeeds (the matrix tests something)`,
+      async () => {
+        const res = await call(route.request(ids), auth.all);
+        assertWellFormed(res, route.name);
+        assert.ok(res.statusCode === 200 || res.statusCode === 201, `${res.statusCode} ${res.body}`);
+      },
+    );
 
     await t.test(`${route.name}: each refused credential is 401 invalid_token`, async () => {
       for (const [kind, authorization] of Object.entries(refused)) {
@@ -45,19 +48,22 @@ test('the route matrix', async (t) => {
       assert.equal(res.json().key, 'insufficient_scope');
     });
 
-    await t.test(`${route.name}: restaurant B through restaurant_id is 403, for a token and a session`, async () => {
-      const request = route.request(ids);
-      const url = withQuery(String(request.url), `restaurant_id=${ids.b.restaurant}`);
-      for (const authorization of [auth.all, auth.session]) {
-        const res = await call({ ...request, url }, authorization);
-        assertWellFormed(res, route.name);
+    await t.test(
+      `${route.name}: restaurant B through restaurant_id is 403, for a token and a session`,
+      async () => {
+        const request = route.request(ids);
+        const url = withQuery(String(request.url), `restaurant_id=${ids.b.restaurant}`);
+        for (const authorization of [auth.all, auth.session]) {
+          const res = await call({ ...request, url }, authorization);
+          assertWellFormed(res, route.name);
+          assert.equal(res.statusCode, 403);
+          assert.equal(res.json().key, 'restaurant_forbidden');
+        }
+        const crossed = withQuery(String(request.url), `restaurant_id=${ids.a.restaurant}`);
+        const res = await call({ ...request, url: crossed }, otherSession);
         assert.equal(res.statusCode, 403);
-        assert.equal(res.json().key, 'restaurant_forbidden');
-      }
-      const crossed = withQuery(String(request.url), `restaurant_id=${ids.a.restaurant}`);
-      const res = await call({ ...request, url: crossed }, otherSession);
-      assert.equal(res.statusCode, 403);
-    });
+      },
+    );
   }
 
   for (const idCase of ID_CASES) {
@@ -66,7 +72,8 @@ test('the route matrix', async (t) => {
       const never = await call(idCase.request(NEVER_EXISTED, ids), auth.all);
       assertWellFormed(other, idCase.name);
       assert.equal(other.statusCode, never.statusCode, other.body);
-      const normalise = (body: string) => body.replaceAll(String(idCase.otherId(ids)), 'ID').replaceAll(String(NEVER_EXISTED), 'ID');
+      const normalise = (body: string) =>
+        body.replaceAll(String(idCase.otherId(ids)), 'ID').replaceAll(String(NEVER_EXISTED), 'ID');
       const stable = (body: string) => normalise(body).replace(/"evaluated_at":"[^"]+"/, '');
       assert.equal(stable(other.body), stable(never.body));
       if (other.statusCode >= 400) assert.equal(other.statusCode, 404, other.body);
@@ -76,7 +83,9 @@ test('the route matrix', async (t) => {
   await t.test("restaurant B's data is unchanged by everything above", async () => {
     const session = otherSession;
     const res = await call({ url: '/v1/products' }, session);
-    const products = res.json().flatMap((c: { products: { description: string; price: string }[] }) => c.products);
+    const products = res
+      .json()
+      .flatMap((c: { products: { description: string; price: string }[] }) => c.products);
     assert.equal(products.length, ids.b.products.length);
     for (const p of products) assert.match(p.description, /^Description ZZ/);
   });

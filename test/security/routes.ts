@@ -39,7 +39,8 @@ export const ROUTES: RouteCase[] = [
   {
     name: 'POST /v1/products',
     scope: 'products:write',
-    request: (ids) => json('POST', '/v1/products', { name: 'New', product_category_id: ids.a.category, price: 5 }),
+    request: (ids) =>
+      json('POST', '/v1/products', { name: 'New', product_category_id: ids.a.category, price: 5 }),
   },
   {
     name: 'PUT /v1/products/{id}',
@@ -65,7 +66,9 @@ export const ROUTES: RouteCase[] = [
   {
     name: 'GET /v1/nfe-received',
     scope: 'nfe-received:read',
-    request: () => ({ url: '/v1/nfe-received?start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T23:59:59Z' }),
+    request: () => ({
+      url: '/v1/nfe-received?start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T23:59:59Z',
+    }),
   },
   {
     name: 'GET /v1/nfe-received/info/{id}',
@@ -80,8 +83,16 @@ const nfePeriod = 'start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T23:59:59Z
 
 export const ID_CASES: IdCase[] = [
   { name: 'GET a product', otherId: product, request: (id) => ({ url: `/v1/products/${id}` }) },
-  { name: 'the history of a product', otherId: product, request: (id) => ({ url: `/v1/products/${id}/history` }) },
-  { name: 'PUT a product', otherId: product, request: (id) => json('PUT', `/v1/products/${id}`, { price: 1 }) },
+  {
+    name: 'the history of a product',
+    otherId: product,
+    request: (id) => ({ url: `/v1/products/${id}/history` }),
+  },
+  {
+    name: 'PUT a product',
+    otherId: product,
+    request: (id) => json('PUT', `/v1/products/${id}`, { price: 1 }),
+  },
   {
     name: 'PUT a product (dry run)',
     otherId: product,
@@ -105,9 +116,14 @@ export const ID_CASES: IdCase[] = [
   {
     name: 'a move into a category',
     otherId: (ids) => ids.b.category,
-    request: (id, ids) => json('PUT', '/v1/products/bulk', [{ id: ids.a.products[3], product_category_id: id }]),
+    request: (id, ids) =>
+      json('PUT', '/v1/products/bulk', [{ id: ids.a.products[3], product_category_id: id }]),
   },
-  { name: 'the menu of a category', otherId: (ids) => ids.b.category, request: (id) => ({ url: `/v1/menu?category_id=${id}` }) },
+  {
+    name: 'the menu of a category',
+    otherId: (ids) => ids.b.category,
+    request: (id) => ({ url: `/v1/menu?category_id=${id}` }),
+  },
   {
     name: 'cash flows of a supplier',
     otherId: (ids) => ids.b.supplier,
@@ -123,5 +139,9 @@ export const ID_CASES: IdCase[] = [
     otherId: (ids) => ids.b.brand,
     request: (id) => ({ url: `/v1/nfe-received?${nfePeriod}&brand_id=${id}` }),
   },
-  { name: 'an NF-e detail', otherId: (ids) => ids.b.nfe, request: (id) => ({ url: `/v1/nfe-received/info/${id}` }) },
+  {
+    name: 'an NF-e detail',
+    otherId: (ids) => ids.b.nfe,
+    request: (id) => ({ url: `/v1/nfe-received/info/${id}` }),
+  },
 ];

@@ -52,7 +52,13 @@ export async function securityApp(
       all,
       session: `Bearer ${signSession(ids.a.restaurant, 3600, secrets.sessionSecret)}`,
       without: async (scope) =>
-        (await bearerFor(db, a, ALL_SCOPES.filter((s) => s !== scope))).authorization,
+        (
+          await bearerFor(
+            db,
+            a,
+            ALL_SCOPES.filter((s) => s !== scope),
+          )
+        ).authorization,
     },
     refused,
     otherSession: `Bearer ${signSession(ids.b.restaurant, 3600, secrets.sessionSecret)}`,
@@ -109,7 +115,10 @@ export function assertWellFormed(res: LightMyRequestResponse, context: string, o
     assert.equal(res.headers['cache-control'], 'no-store', where);
   } else {
     const allowed = new Set(['statusCode', 'message', 'key', 'errors', 'conflicts']);
-    assert.ok(Object.keys(body).every((k) => allowed.has(k)), where);
+    assert.ok(
+      Object.keys(body).every((k) => allowed.has(k)),
+      where,
+    );
     assert.equal(body.statusCode, res.statusCode, where);
     assert.equal(typeof body.key, 'string', where);
     assert.equal(typeof body.message, 'string', where);

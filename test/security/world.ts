@@ -1,10 +1,11 @@
 // Two restaurants, as an import file: A is the caller's, B is the other one. Every text of B
 // carries OTHER_MARKER, so a response that leaks B's data is found by a substring search.
 // Ids start at `base` so the process-level suite can keep its rate-limit keys apart.
+import { SCOPES } from '../../src/http/principal.ts';
 import { accessKey } from '../support/nfe-world.ts';
 
 export const OTHER_MARKER = 'ZZOTHERRESTAURANTZZ';
-export const ALL_SCOPES = ['products:read', 'products:write', 'menu:read', 'financial:read', 'nfe-received:read'];
+export const ALL_SCOPES: string[] = SCOPES;
 
 export type WorldIds = ReturnType<typeof worldIds>;
 
@@ -55,7 +56,12 @@ function restaurant(side: Side, label: string, noteNumber: number) {
       created_at: '2026-01-10T12:00:00.000Z',
     })),
     suppliers: [
-      { id: side.supplier, restaurant_id: side.restaurant, name: `Supplier ${label}`, document: '12345678000199' },
+      {
+        id: side.supplier,
+        restaurant_id: side.restaurant,
+        name: `Supplier ${label}`,
+        document: '12345678000199',
+      },
     ],
     cost_centres: [{ id: side.costCentre, restaurant_id: side.restaurant, name: `Centre ${label}` }],
     cash_flows: [
@@ -101,7 +107,9 @@ function restaurant(side: Side, label: string, noteNumber: number) {
 export function securityWorld(ids: WorldIds): Record<string, unknown[]> {
   const a = restaurant(ids.a, 'A', 1);
   const b = restaurant(ids.b, OTHER_MARKER, 2);
-  return Object.fromEntries(Object.keys(a).map((k) => [k, [...a[k as keyof typeof a], ...b[k as keyof typeof b]]]));
+  return Object.fromEntries(
+    Object.keys(a).map((k) => [k, [...a[k as keyof typeof a], ...b[k as keyof typeof b]]]),
+  );
 }
 
 /** The provider documents of the world's notes, for startFiscalSimulator. */

@@ -39,6 +39,17 @@ export async function findApiKey(
   };
 }
 
+/**
+ * Last use to the second: every exchange of one key (an integration with many workers) would
+ * otherwise update the same row and queue behind the previous exchange's lock until its commit.
+ */
 export async function markApiKeyUsed(db: Db, id: number, now: Date): Promise<void> {
-  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', new Date(now.getTime() - 1000))]),
+    )
+    .execute();
 }

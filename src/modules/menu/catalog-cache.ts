@@ -2,7 +2,14 @@
 // every read. A trigger moves the version in the same transaction as any catalog write
 // (migration 0003), so once a write has returned every instance reads a new version and
 // reloads: an entry is only ever served for the exact version it was loaded at.
+import { Counter } from 'prom-client';
 import type { Catalog } from './catalog.ts';
+
+const reads = new Counter({
+  name: 'menu_catalog_reads_total',
+  help: 'Menu reads by where the catalog came from: memory, or a load from the database (shared by concurrent reads)',
+  labelNames: ['source'],
+});
 
 export type CatalogCache = {
   get(restaurantId: number, version: number, load: () => Promise<Catalog>): Promise<Catalog>;
@@ -42,8 +49,10 @@ export function createCatalogCache(maxBytes = DEFAULT_MAX_CACHED_BYTES): Catalog
         // Map order is insertion order: re-inserting marks it most recently used.
         entries.delete(restaurantId);
         entries.set(restaurantId, cached);
+        reads.inc({ source: 'memory' });
         return cached;
       }
+      reads.inc({ source: 'database' });
       const key = `${restaurantId}:${version}`;
       let pending = loading.get(key);
       if (!pending) {

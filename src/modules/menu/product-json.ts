@@ -70,7 +70,7 @@ function mapGroups(groups: readonly GroupRow[], channel: MenuChannel) {
 }
 
 /** Everything before availability.resolved, ending in `"resolved":`. */
-function renderHead(row: ProductRow, groups: readonly GroupRow[], channel: MenuChannel): Buffer {
+function renderHead(row: ProductRow, groups: readonly GroupRow[], channel: MenuChannel): string {
   const json = JSON.stringify({
     id: row.id,
     product_category_id: row.product_category_id,
@@ -87,7 +87,7 @@ function renderHead(row: ProductRow, groups: readonly GroupRow[], channel: MenuC
       sold_out: row.sold_off,
     },
   });
-  return Buffer.from(`${json.slice(0, -2)},"resolved":`); // reopen availability: drop its '}' and the product's
+  return `${json.slice(0, -2)},"resolved":`; // reopen availability: drop its '}' and the product's
 }
 
 function renderChannel(
@@ -98,7 +98,7 @@ function renderChannel(
   channel: MenuChannel,
 ): Rendered[] {
   const head = renderHead(row, groups, channel);
-  const tail = Buffer.from(`},"complement_categories":${JSON.stringify(mapGroups(groups, channel))}}`);
+  const tail = `},"complement_categories":${JSON.stringify(mapGroups(groups, channel))}}`;
   const product = { ...row, combo_available_items: comboItems, schedules: ALWAYS };
   const byValue = new Map<Buffer, Rendered>();
   // Without any schedule every read is within it: the other outcomes never occur.
@@ -113,7 +113,8 @@ function renderChannel(
     const value = resolvedJson(resolved);
     let same = byValue.get(value);
     if (!same) {
-      same = { resolved, json: Buffer.concat([head, value, tail]) };
+      // One allocation per kept buffer: pooled temporaries would pin the pool's slabs.
+      same = { resolved, json: Buffer.from(`${head}${value.toString()}${tail}`) };
       byValue.set(value, same);
     }
     return same;

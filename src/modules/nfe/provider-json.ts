@@ -31,7 +31,69 @@ const reviver = (_key: string, value: unknown, context?: ReviverContext): unknow
 export function parseProviderJson(body: string | Uint8Array): ProviderValue {
   let text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return JSON.parse(text, reviver as (key: string, value: unknown) => unknown) as ProviderValue;
+  const marked = markNumbers(text);
+  if (marked === null)
+    return JSON.parse(text, reviver as (key: string, value: unknown) => unknown) as ProviderValue;
+  return unmark(JSON.parse(marked));
+}
+
+// The same result, faster: a reviver makes JSON.parse about five times slower (V8 calls it for
+// every value), which a 1 MiB document paid on every detail. Each number outside strings is
+// rewritten as the string "\u0001<its text>", the text is parsed without a reviver and those
+// strings become RawNumbers again. JSON can spell a string starting with U+0001 only with that
+// escape: a body holding one, or a number this grammar does not take, is parsed the slow way.
+const MARK = 1;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const inNumber = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+
+function markNumbers(text: string): string | null {
+  let marked = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      if (text.charCodeAt(i + 1) === 0x5c && text.startsWith('u0001', i + 2)) return null;
+      i = stringEnd(text, i);
+      if (i === -1) return null;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && inNumber(text.charCodeAt(end))) end++;
+      const number = text.slice(i, end);
+      if (!NUMBER.test(number)) return null;
+      marked += `${text.slice(copied, i)}"\\u0001${number}"`;
+      i = copied = end;
+    } else i++;
+  }
+  return marked + text.slice(copied);
+}
+
+/** The index after the quote closing the string that opens at `start`, or -1. */
+function stringEnd(text: string, start: number): number {
+  for (let quote = text.indexOf('"', start + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return -1;
+}
+
+function unmark(value: unknown): ProviderValue {
+  if (typeof value === 'string') return value.charCodeAt(0) === MARK ? new RawNumber(value.slice(1)) : value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = unmark(value[i]);
+  } else if (value !== null && typeof value === 'object') {
+    const object = value as Record<string, ProviderValue>;
+    for (const key of Object.keys(object)) {
+      // A number where a property name belongs: the original text was not JSON.
+      if (key.charCodeAt(0) === MARK) throw new SyntaxError(`Unexpected number ${key.slice(1)} in JSON`);
+      const item = object[key];
+      const converted = unmark(item);
+      if (converted !== item) setOwn(object, key, converted);
+    }
+  }
+  return value as ProviderValue;
 }
 
 export const isProviderObject = (value: unknown): value is ProviderObject =>

@@ -165,8 +165,20 @@ function payments(value: ProviderValue): unknown {
   });
 }
 
+/** The names a group list takes, made once per list (not once per item of a long invoice). */
+const namedSets = new WeakMap<Record<string, string[]>, Set<string>>();
+
+function namedFields(groups: Record<string, string[]>): Set<string> {
+  let named = namedSets.get(groups);
+  if (!named) {
+    named = new Set(Object.values(groups).flat());
+    namedSets.set(groups, named);
+  }
+  return named;
+}
+
 function additionalFields(source: ProviderObject, groups: Record<string, string[]>, itemsKey?: string) {
-  const named = new Set(Object.values(groups).flat());
+  const named = namedFields(groups);
   const extra: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(source)) {
     if (!named.has(name) && name !== itemsKey) setOwn(extra, name, toJsonValues(value));

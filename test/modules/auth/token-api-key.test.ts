@@ -76,6 +76,28 @@ test('POST /oauth/token with grant_type=api_key', async (t) => {
     assert.ok(row?.last_used_at && row.last_used_at.getTime() >= before - 5);
   });
 
+  await t.test('last_used_at moves at most once a second, so exchanges of one key never queue', async () => {
+    const fresh = await newKey(ctx.db, [r1]);
+    const lastUsed = async (at?: Date) => {
+      if (at)
+        await ctx.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', fresh.id).execute();
+      const row = await ctx.db
+        .selectFrom('api_keys')
+        .select('last_used_at')
+        .where('id', '=', fresh.id)
+        .execute();
+      return row[0].last_used_at?.getTime();
+    };
+    const recent = new Date(Date.now() - 100);
+    await lastUsed(recent);
+    assert.equal((await exchange({ api_key: fresh.api_key })).statusCode, 200);
+    assert.equal(await lastUsed(), recent.getTime(), 'a use within the second is not written again');
+    const old = new Date(Date.now() - 2000);
+    await lastUsed(old);
+    assert.equal((await exchange({ api_key: fresh.api_key })).statusCode, 200);
+    assert.ok((await lastUsed())! > old.getTime() + 1000);
+  });
+
   await t.test('scope narrows the key scopes, and the token has only those', async () => {
     const res = await exchange({ api_key: key.api_key, scope: 'menu:read' });
     assert.equal(res.statusCode, 200);

@@ -7,6 +7,7 @@ import {
   toJsonValues,
   toTextValues,
 } from '../../../src/modules/nfe/provider-json.ts';
+import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
 
 test('numbers keep the exact text the provider wrote', () => {
   const value = parseProviderJson('{"a":10.50,"b":12.3456789012,"c":-0,"d":1e5,"e":12345678901234567890}');
@@ -64,5 +65,46 @@ test('a __proto__ key stays a data field and never becomes a prototype', () => {
     assert.equal((converted as { polluted?: unknown }).polluted, undefined);
     assert.ok(Object.hasOwn(converted, '__proto__'));
     assert.match(JSON.stringify(converted), /"__proto__":\{"polluted":"yes"\}/);
+  }
+});
+
+test('a whole provider document parses to what JSON.parse with a source-text reviver gives', () => {
+  const source = JSON.stringify(
+    buildProviderDocument({
+      access_key: '35260112345678000199550010000000011000000010',
+      issuer_name: 'Fornecedor "Aspas" \\ Ltda',
+      issuer_document: '12345678000199',
+      total: '10.50',
+      issued_at: '2026-01-10T13:00:00Z',
+    }),
+  );
+  const reviver = (_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' ? new RawNumber(context?.source ?? String(value)) : value;
+  const parsed = parseProviderJson(source);
+  assert.deepEqual(parsed, JSON.parse(source, reviver as (key: string, value: unknown) => unknown));
+  assert.equal(JSON.stringify(parsed), source);
+});
+
+test('a string that starts with U+0001 stays a string, beside numbers that stay numbers', () => {
+  const value = parseProviderJson('{"a":"\\u00011.5","b":[1.50,"-2"],"\\u0001c":3}');
+  assert.ok(isProviderObject(value));
+  assert.equal(value.a, '\u00011.5');
+  assert.deepEqual(value.b, [new RawNumber('1.50'), '-2']);
+  assert.deepEqual(value['\u0001c'], new RawNumber('3'));
+});
+
+test('numbers JSON does not allow are a SyntaxError, wherever they stand', () => {
+  for (const source of [
+    '{1:2}',
+    '[01]',
+    '[1.]',
+    '[-]',
+    '[.5]',
+    '{"a":1.2.3}',
+    '[1e]',
+    '[+1]',
+    '[-Infinity]',
+  ]) {
+    assert.throws(() => parseProviderJson(source), SyntaxError, source);
   }
 });

@@ -24,9 +24,11 @@ export const apiKeyGrant: Grant = {
     }
     const scopes = narrowScopes(params.get('scope'), key.scopes);
     return ctx.db.transaction().execute(async (tx) => {
-      await markApiKeyUsed(tx, key.id, now);
       const grant = { apiKeyId: key.id, oauthClientId: null, restaurantIds: key.restaurantIds, scopes };
-      return (await startFamily(tx, ctx.config, grant, now)).response;
+      const { response } = await startFamily(tx, ctx.config, grant, now);
+      // Last: every exchange of a key updates its one row, so the row lock is held only until commit.
+      await markApiKeyUsed(tx, key.id, now);
+      return response;
     });
   },
 };

@@ -1,0 +1,92 @@
+// Redis killed under load (a private redis-server; the machine's is shared): the rate limiter
+// fails open as docs/readme/auth.md decides (served without counting, never a 500, no waiting),
+// and counts again by itself once Redis is back.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { reliabilityWorld } from '../security/world.ts';
+import {
+  bearer,
+  exchangeKey,
+  freshDatabase,
+  type HttpAnswer,
+  http,
+  importFile,
+  startInstance,
+  tempDir,
+} from './harness.ts';
+import { missingServices, privateRedis, SHARED_POSTGRES } from './services.ts';
+
+const SKIP = await missingServices();
+const LIMIT = 10;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('Redis unavailable: the rate limiter fails open', { skip: SKIP, timeout: 120_000 }, async (t) => {
+  const redis = await privateRedis(t);
+  if (typeof redis === 'string') return t.skip(redis);
+  const databaseUrl = await freshDatabase(t, SHARED_POSTGRES);
+  const { data, keys } = reliabilityWorld({ products: 5, keys: 3 });
+  await importFile(t, databaseUrl, data);
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis.url,
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    DATA_DIR: tempDir(t),
+  };
+  const instances = await Promise.all([startInstance(t, env), startInstance(t, env)]);
+  const urls = instances.map((i) => i.url);
+  const tokens = await Promise.all(keys.map((k) => exchangeKey(urls[0], k.key)));
+  const burst = (token: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) => http(`${urls[i % 2]}/v1/menu`, { headers: bearer(token) })),
+    );
+  const count = (answers: HttpAnswer[]) => {
+    const counts: Record<number, number> = {};
+    for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+    return counts;
+  };
+
+  await t.test('with Redis up, the limit is counted across both instances', async () => {
+    assert.deepEqual(count(await burst(tokens[0].access_token, LIMIT + 5)), { 200: LIMIT, 429: 5 });
+  });
+
+  await t.test('with Redis killed, every request is served at once: no 500, no 429, no wait', async () => {
+    await redis.kill();
+    const answers: HttpAnswer[] = [];
+    const until = Date.now() + 3000;
+    while (Date.now() < until) answers.push(...(await burst(tokens[0].access_token, 10)));
+    const exchange = await http(`${urls[1]}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=api_key&api_key=${keys[1].key}`,
+    });
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    t.diagnostic(
+      `Redis down: ${answers.length} requests in 3 s, ${JSON.stringify(count(answers))}, slowest ${Math.round(slowest)} ms`,
+    );
+    assert.deepEqual(count(answers), { 200: answers.length });
+    assert.ok(
+      answers.every((a) => a.headers.get('x-ratelimit-limit') === null),
+      'counted without Redis?',
+    );
+    assert.ok(slowest < 1000, `a request took ${slowest} ms`);
+    assert.equal(exchange.status, 200, exchange.text);
+  });
+
+  await t.test('with Redis back, the limiter counts again by itself', async () => {
+    await redis.start();
+    const restarted = Date.now();
+    let counted = false;
+    while (!counted && Date.now() - restarted < 10_000) {
+      const answer = await http(`${urls[0]}/v1/menu`, { headers: bearer(tokens[2].access_token) });
+      counted = answer.headers.get('x-ratelimit-limit') === String(LIMIT);
+      if (!counted) await sleep(50);
+    }
+    const recoveredMs = Date.now() - restarted;
+    t.diagnostic(`the limiter counted again ${recoveredMs} ms after Redis started`);
+    assert.ok(counted, 'the limiter never counted again');
+    await sleep(2500); // the other instance reconnects on its own schedule (at most 2 s apart)
+    const fresh = await exchangeKey(urls[1], keys[1].key);
+    assert.deepEqual(count(await burst(fresh.access_token, LIMIT + 3)), { 200: LIMIT, 429: 3 });
+    for (const instance of instances) assert.equal(instance.child.exitCode, null);
+  });
+});
