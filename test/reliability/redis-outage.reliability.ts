@@ -1,5 +1,5 @@
 // Redis killed under load (a private redis-server; the machine's is shared): the rate limiter
-// fails open as docs/readme/auth.md decides (served without counting, never a 500, no waiting),
+// fails open as README.md (Authentication) decides (served without counting, never a 500, no waiting),
 // and counts again by itself once Redis is back.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

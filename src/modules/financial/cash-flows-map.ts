@@ -1,4 +1,4 @@
-// Rows -> the entry shape of docs/readme/financial.md. Names are resolved by the repository;
+// Rows -> the entry shape of README.md (Financial entries). Names are resolved by the repository;
 // the id/name pairs become objects so a client needs no second call to label an entry.
 import type { Static } from 'typebox';
 import type { CashFlowRow } from './cash-flows-repository.ts';

@@ -92,9 +92,4 @@ export const CashFlowsResponse = Type.Object({
   cash_flows: Type.Array(CashFlowEntry),
 });
 
-export const ErrorResponse = Type.Object({
-  statusCode: Type.Integer(),
-  message: Type.String(),
-  key: Type.String(),
-  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-});
+export { ErrorResponse } from '../../http/error-schema.ts';

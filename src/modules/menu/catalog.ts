@@ -4,7 +4,7 @@
 //
 // It is kept as UTF-8 JSON, ready to send: serialising 2,000 products per request cost more than
 // the rest of the request together, and building a fresh 2 MB body per request kept the garbage
-// collector busy (docs/readme/menu.md has the numbers). Each product is rendered for the
+// collector busy (README.md (The menu) has the numbers). Each product is rendered for the
 // outcomes of its schedule check (product-json.ts), and each run of products that share their
 // category's schedule is rendered again as one piece, with and without the products
 // only_available=true leaves out. build-menu.ts picks the pieces for a request.

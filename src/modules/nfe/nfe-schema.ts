@@ -110,9 +110,4 @@ export const nfeCommonFields = {
 
 export const NfeListResponse = Type.Array(Type.Object(nfeCommonFields));
 
-export const ErrorResponse = Type.Object({
-  statusCode: Type.Integer(),
-  message: Type.String(),
-  key: Type.String(),
-  errors: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
-});
+export { ErrorResponse } from '../../http/error-schema.ts';
