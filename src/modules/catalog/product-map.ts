@@ -1,20 +1,9 @@
 // The one map from a product row to the API shape (contract 2.2, 2.3).
 import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
 
-export const MONEY_FIELDS = [
-  'price',
-  'price_promotion',
-  'delivery_price',
-  'delivery_price_promotion',
-] as const;
-export const FLAG_FIELDS = [
-  'available',
-  'available_in_delivery',
-  'sold_off',
-  'use_weight',
-  'has_starting_price',
-  'charge_service_tax',
-] as const;
+import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
+
+export { FLAG_FIELDS, MONEY_FIELDS };
 
 /** The columns every product read selects: internal ones (cost, fiscal_group_id...) are never read. */
 export const PRODUCT_COLUMNS = [

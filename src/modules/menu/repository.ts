@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
+import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
 import type { MenuCategoryInput, MenuGroupInput, MenuProductInput } from './types.ts';
 
 export type RestaurantState = { timezone: string; accepts_scheduling: boolean; catalog_version: number };
@@ -65,16 +66,8 @@ export async function loadCatalogRows(db: Db, restaurantId: number): Promise<Cat
           'name',
           'description',
           'position',
-          'price',
-          'price_promotion',
-          'delivery_price',
-          'delivery_price_promotion',
-          'available',
-          'available_in_delivery',
-          'sold_off',
-          'use_weight',
-          'has_starting_price',
-          'charge_service_tax',
+          ...MONEY_FIELDS,
+          ...FLAG_FIELDS,
           'is_combo',
           'combo_min_items',
           'schedules',
