@@ -2,30 +2,31 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { migrate } from '../../src/db/migrate.ts';
+import { IMPORTED_TABLES } from '../import/world.ts';
 import { createTestDatabase } from '../support/database.ts';
 
-const TABLES = [
-  'restaurants',
-  'brands',
-  'product_categories',
-  'complement_categories',
-  'complement_options',
-  'products',
-  'product_complement_categories',
-  'combo_items',
-  'product_changes',
-  'suppliers',
-  'bank_accounts',
-  'payment_methods',
-  'cost_centres',
-  'cash_flows',
-  'nfe_received',
-  'api_keys',
-  'api_key_restaurants',
-  'oauth_clients',
-  'oauth_client_restaurants',
-  'access_tokens',
-];
+// Every table of the data model: what the importer writes, plus the change log and the tokens.
+const TABLES = [...IMPORTED_TABLES, 'product_changes', 'access_tokens'];
+
+/** A product row with every required column; `overrides` sets what a test is about. */
+function productRow(overrides: Record<string, unknown>) {
+  const now = new Date();
+  return {
+    restaurant_id: 1,
+    product_category_id: 1,
+    brand_id: null,
+    name: 'P',
+    description: null,
+    price: 1,
+    combo_min_items: null,
+    schedules: '[]',
+    fiscal_group_id: null,
+    created_at: now,
+    updated_at: now,
+    removed_at: null,
+    ...overrides,
+  } as never;
+}
 
 test('migrations create the whole data model and are idempotent', async (t) => {
   const database = await createTestDatabase();
@@ -61,21 +62,7 @@ test('money is numeric(12,2) and versions keep milliseconds', async (t) => {
     .execute();
   await database.db
     .insertInto('products')
-    .values({
-      id: 1,
-      restaurant_id: 1,
-      product_category_id: 1,
-      brand_id: null,
-      name: 'P',
-      description: null,
-      price: 1,
-      combo_min_items: null,
-      schedules: '[]',
-      fiscal_group_id: null,
-      created_at: at,
-      updated_at: at,
-      removed_at: null,
-    } as never)
+    .values(productRow({ id: 1, created_at: at, updated_at: at }))
     .execute();
   const row = await database.db
     .selectFrom('products')
@@ -103,20 +90,7 @@ test('a product cannot point to a category of another restaurant', async (t) => 
   await assert.rejects(
     db
       .insertInto('products')
-      .values({
-        restaurant_id: 1,
-        product_category_id: 20,
-        brand_id: null,
-        name: 'P',
-        description: null,
-        price: 1,
-        combo_min_items: null,
-        schedules: '[]',
-        fiscal_group_id: null,
-        created_at: new Date(),
-        updated_at: new Date(),
-        removed_at: null,
-      } as never)
+      .values(productRow({ product_category_id: 20 }))
       .execute(),
   );
 });
