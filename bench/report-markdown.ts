@@ -1,6 +1,7 @@
 // bench/results/<name>.md: the machine, the load, one row per route with its ceiling and targets,
 // the scaling table, and how each number was measured.
 import type { Row } from './measure-scenario.ts';
+import { NODE_FLAGS } from './server-launcher.ts';
 import { checks, providerAdds, ratioOf } from './targets.ts';
 
 export type RunInfo = {
@@ -93,7 +94,7 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     '',
     `- Machine: ${info.machine}.`,
     `- Load average (1 / 5 / 15 min): ${info.loadStart} at the start, ${info.loadEnd} at the end (other work shares these cores: the \`load\` column is the 1-minute average when each row started).`,
-    `- Server: \`node src/main.ts\` in its own process (LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
+    `- Server: \`${['node', ...NODE_FLAGS, 'src/main.ts'].join(' ')}\` in its own process (the V8 flags of \`npm start\`; LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
     `- Data: ${info.seeding}.`,
     `- Targets${info.machine.includes('PGlite') ? ' (set for PostgreSQL; shown here for comparison)' : ''}: ${nominal.length - misses.length} of ${nominal.length} rows pass${misses.length ? `; missed: ${misses.map((r) => r.scenario.id).join(', ')}` : ''}.`,
     '',

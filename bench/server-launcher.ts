@@ -1,5 +1,6 @@
-// The server under test as production runs it: `node src/main.ts` in a child process, configured
-// by the environment, ready once /healthz answers. Its memory and CPU are read from /proc.
+// The server under test as production runs it: `node src/main.ts` in a child process, with the
+// V8 flags of `npm start` (package.json), configured by the environment, ready once /healthz
+// answers. Its memory and CPU are read from /proc.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -7,6 +8,10 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+/** The `--flags` between `node` and the script in `npm start`: the bench measures what operators run. */
+export const NODE_FLAGS: string[] =
+  /^node((?: --\S+)*) /.exec(PACKAGE.scripts.start)?.[1].trim().split(' ') ?? [];
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 export type LaunchedServer = {
@@ -54,7 +59,7 @@ export async function launchServer(
   const flags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL']) delete inherited[name];
-  const child = spawn(process.execPath, [...flags, MAIN], {
+  const child = spawn(process.execPath, [...NODE_FLAGS.filter(Boolean), ...flags, MAIN], {
     env: { ...inherited, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

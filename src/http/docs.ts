@@ -1,13 +1,13 @@
 // The OpenAPI 3.1 document, generated from the route schemas (GET /openapi.json), and the
-// Scalar reference at /docs. Installed before any route so @fastify/swagger sees them all.
+// Scalar reference at /docs (docs-reference.ts). Installed before any route so @fastify/swagger sees them all.
 // The page loads Scalar's script from this server (bundled in the package) and the document
 // from /openapi.json: nothing is fetched from another host (no CDN, fonts or telemetry).
 import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { describeRoute } from './docs-operation.ts';
+import { installReference } from './docs-reference.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -89,17 +89,5 @@ export async function installDocs(app: FastifyInstance, config: Config): Promise
     transform: describeRoute as never,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    logLevel: 'warn',
-    configuration: {
-      url: '/openapi.json',
-      cdn: '/docs/js/scalar.js',
-      pageTitle: 'comanda API reference',
-      withDefaultFonts: false,
-      telemetry: false,
-      agent: { disabled: true },
-      mcp: { disabled: true },
-    },
-  });
+  installReference(app);
 }
