@@ -21,12 +21,15 @@ export const PRODUCT_COLUMNS = [
   ...FISCAL_COLUMNS,
 ] as const;
 
-export type ProductRow = FiscalValues & {
+/** The columns mapProduct reads: what the read routes select. */
+export const MAPPED_COLUMNS = PRODUCT_COLUMNS.filter((c) => c !== 'brand_id' && c !== 'position');
+
+export type ProductRow = MappedRow & { brand_id: number | null; position: number };
+
+export type MappedRow = FiscalValues & {
   id: number;
   restaurant_id: number;
   product_category_id: number;
-  brand_id: number | null;
-  position: number;
   name: string;
   description: string | null;
   price: string;
@@ -53,14 +56,14 @@ export type ListedProductResponse = ReturnType<typeof listed>;
 export type ProductResponse = ListedProductResponse & { fiscal_info: FiscalValues };
 
 /** `alias` adds `fiscal_info` (detail and write responses); the legacy listing has `fiscal` only. */
-export function mapProduct(row: ProductRow, options: { alias: true }): ProductResponse;
-export function mapProduct(row: ProductRow, options: { alias: false }): ListedProductResponse;
-export function mapProduct(row: ProductRow, options: { alias: boolean }) {
+export function mapProduct(row: MappedRow, options: { alias: true }): ProductResponse;
+export function mapProduct(row: MappedRow, options: { alias: false }): ListedProductResponse;
+export function mapProduct(row: MappedRow, options: { alias: boolean }) {
   const product = listed(row);
   return options.alias ? { ...product, fiscal_info: product.fiscal } : product;
 }
 
-function listed(row: ProductRow) {
+function listed(row: MappedRow) {
   return {
     id: row.id,
     restaurant_id: row.restaurant_id,

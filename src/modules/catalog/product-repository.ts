@@ -1,6 +1,7 @@
-// Product SQL. Every query is scoped by the restaurant; writes lock rows in id order so two
-// writers over overlapping products queue instead of deadlocking, and a batch of any size runs
-// the same few statements (rows travel as one jsonb parameter, never one statement per product).
+// Product write SQL (the reads are in read-repository.ts). Every query is scoped by the
+// restaurant; writes lock rows in id order so two writers over overlapping products queue instead
+// of deadlocking, and a batch of any size runs the same few statements (rows travel as one jsonb
+// parameter, never one statement per product).
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
@@ -21,45 +22,6 @@ const WRITABLE: Record<string, string> = {
 };
 const quote = (c: string) => `"${c}"`;
 const RETURNING = sql.raw(PRODUCT_COLUMNS.map((c) => `p.${quote(c)}`).join(', '));
-
-export async function findProduct(db: Db, restaurantId: number, id: number): Promise<ProductRow | undefined> {
-  return (await db
-    .selectFrom('products')
-    .select(PRODUCT_COLUMNS)
-    .where('restaurant_id', '=', restaurantId)
-    .where('id', '=', id)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst()) as ProductRow | undefined;
-}
-
-export type CatalogRow = { c_id: number; c_name: string; c_position: number; c_available: boolean } & (
-  | ProductRow
-  | { [K in keyof ProductRow]: null }
-);
-
-/**
- * The legacy listing in one statement (one snapshot): every non-removed category, by position
- * then id, with its non-removed products by position then id (product columns null for an empty one).
- */
-export async function listCatalog(db: Db, restaurantId: number): Promise<CatalogRow[]> {
-  return (await db
-    .selectFrom('product_categories as c')
-    .leftJoin('products as p', (join) =>
-      join
-        .onRef('p.restaurant_id', '=', 'c.restaurant_id')
-        .onRef('p.product_category_id', '=', 'c.id')
-        .on('p.removed_at', 'is', null),
-    )
-    .select(['c.id as c_id', 'c.name as c_name', 'c.position as c_position', 'c.available as c_available'])
-    .select(PRODUCT_COLUMNS.map((c) => `p.${c}` as const))
-    .where('c.restaurant_id', '=', restaurantId)
-    .where('c.removed_at', 'is', null)
-    .orderBy('c.position')
-    .orderBy('c.id')
-    .orderBy('p.position')
-    .orderBy('p.id')
-    .execute()) as CatalogRow[];
-}
 
 /** Locks the live products among `ids` (in id order) and returns them. */
 export async function lockProducts(db: Db, restaurantId: number, ids: number[]): Promise<ProductRow[]> {

@@ -1,11 +1,12 @@
-// Product use cases: load -> check -> write -> map. Rules of contract 2.1 and 4.2-4.7.
+// Product write use cases: load -> check -> write -> map. Rules of contract 2.1 and 4.4-4.7
+// (the reads are in read-service.ts).
 import type { Db } from '../../db/database.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
 import { describePrincipal, type Principal } from '../../http/principal.ts';
 import { applyEdits, type EditItem } from './apply-edits.ts';
 import { type Edit, hasChanges, parseCreate, parseEdit } from './edit-input.ts';
 import { creationChanges } from './edit-plan.ts';
-import { type ListedProductResponse, mapProduct, type ProductRow } from './product-map.ts';
+import { mapProduct, type ProductRow } from './product-map.ts';
 import * as repository from './product-repository.ts';
 import type { AvailabilityInput, BulkInput, CreateInput, EditInput } from './schemas.ts';
 
@@ -16,35 +17,6 @@ function rejectInvalid(fields: FieldError[]): void {
 }
 
 const detail = (row: ProductRow) => mapProduct(row, { alias: true });
-
-export async function getProduct(db: Db, restaurantId: number, id: number) {
-  const row = await repository.findProduct(db, restaurantId, id);
-  if (!row) throw errors.productNotFound();
-  return detail(row);
-}
-
-/** The legacy listing: every non-removed category with its non-removed products. */
-export async function listCatalog(db: Db, restaurantId: number) {
-  const categories = new Map<
-    number,
-    { id: number; name: string; position: number; available: boolean; products: ListedProductResponse[] }
-  >();
-  for (const row of await repository.listCatalog(db, restaurantId)) {
-    let category = categories.get(row.c_id);
-    if (!category) {
-      category = {
-        id: row.c_id,
-        name: row.c_name,
-        position: row.c_position,
-        available: row.c_available,
-        products: [],
-      };
-      categories.set(row.c_id, category);
-    }
-    if (row.id !== null) category.products.push(mapProduct(row, { alias: false }));
-  }
-  return [...categories.values()];
-}
 
 export async function createProduct(db: Db, restaurantId: number, body: CreateInput, principal: Principal) {
   const invalid: FieldError[] = [];

@@ -1,14 +1,19 @@
 // GET /v1/products (legacy listing) and GET /v1/products/{productId} (scope products:read).
+// Both may answer with JSON rendered ahead (read-service.ts): the response schemas document it,
+// serialise what is not, and the tests hold the bytes to them.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { getProduct, listCatalog } from './product-service.ts';
+import { createCatalogReader } from './read-service.ts';
 import { Catalog, Product } from './response-schemas.ts';
 import { ProductParams, RestaurantQuery } from './schemas.ts';
 
 const scope = 'products:read' as const;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function readRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // One reader (and listing cache) per app instance; other instances learn of writes through catalog_version.
+  const reader = createCatalogReader(app.ctx.db);
 
   app.get(
     '/v1/products',
@@ -23,7 +28,10 @@ export function readRoutes(fastify: FastifyInstance): void {
         response: { 200: Catalog },
       },
     },
-    async (request) => listCatalog(app.ctx.db, request.restaurantId),
+    async (request, reply) => {
+      const body = await reader.listing(request.restaurantId);
+      return reply.type(JSON_TYPE).send(body as never);
+    },
   );
 
   app.get(
@@ -37,6 +45,9 @@ export function readRoutes(fastify: FastifyInstance): void {
         response: { 200: Product },
       },
     },
-    async (request) => getProduct(app.ctx.db, request.restaurantId, request.params.productId),
+    async (request, reply) => {
+      const product = await reader.product(request.restaurantId, request.params.productId);
+      return Buffer.isBuffer(product) ? reply.type(JSON_TYPE).send(product as never) : product;
+    },
   );
 }
