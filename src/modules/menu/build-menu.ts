@@ -1,11 +1,13 @@
-// The per-request part of the menu: the schedule checks at the requested instant, the filters,
-// and the choice of pre-rendered pieces of the catalog (catalog.ts). The shape is menuResponse.
-import { isListed } from './availability.ts';
+// The per-request part of the menu: the schedule checks at the requested instant and the filters
+// decide, product by product, what is shown and with which availability.resolved value. The
+// result is a plan: what menu-body.ts writes, and its exact length for content-length, counted
+// without writing anything. The shape is menuResponse.
 import type { Catalog, CatalogCategory } from './catalog.ts';
-import { type CatalogProduct, outcomeOf, type Rendered } from './product-json.ts';
-import { COMMA, END_LIST, pushProduct } from './render-parts.ts';
+import { LAYOUT } from './catalog-writer.ts';
+import { outcomeOf } from './product-json.ts';
+import { RESOLVED } from './render-parts.ts';
 import { isWithin } from './schedule.ts';
-import { matchesSearch } from './search.ts';
+import { matchesText } from './search.ts';
 import type { MenuChannel, MenuClock } from './types.ts';
 
 export type MenuRequest = {
@@ -19,89 +21,86 @@ export type MenuRequest = {
   includeFiscal: boolean;
 };
 
-type Context = { request: MenuRequest; clock: MenuClock; acceptsScheduling: boolean };
+export type MenuContext = { request: MenuRequest; clock: MenuClock; acceptsScheduling: boolean };
 
-/** The product as it is at the instant: within its and its category's schedules, or not. */
-function atInstant(product: CatalogProduct, categoryOpen: boolean, context: Context): Rendered {
-  const open = categoryOpen && isWithin(product.row.schedules, context.clock);
-  return product.rendered[context.request.channel][outcomeOf(open, context.acceptsScheduling)];
-}
+export const HIDDEN = -1;
 
-/** Appends the listed products of a category one by one (search, fiscal data); returns how many. */
-function pushEach(
-  parts: Buffer[],
-  category: CatalogCategory,
-  categoryOpen: boolean,
-  context: Context,
-): number {
+export type MenuPlan = {
+  catalog: Catalog;
+  includeFiscal: boolean;
+  /** `{"restaurant_id":...,"categories":[`. */
+  top: Buffer;
+  /** The categories shown, in order. */
+  categories: CatalogCategory[];
+  /** Per product of a category shown: the Outcome it is shown at, or HIDDEN. */
+  shown: Int8Array;
+  /** Bytes of the whole body. */
+  length: number;
+};
+
+/** Decides the products of a category; returns the bytes they take, or -1 when none is shown. */
+function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuContext): number {
   const { onlyAvailable, needle, includeFiscal } = context.request;
+  const { pieceLayout, products } = plan.catalog;
+  const { layout, resolved, fiscal, groupsFrom, groups, schedules, names, descriptions } = products;
+  const piece = (p: number) => pieceLayout[p * 3 + 2] - pieceLayout[p * 3 + 1];
+  const open = isWithin(category.schedules, context.clock);
+  const closed = outcomeOf(false, context.acceptsScheduling);
+  const outcomeOfCategory = open ? 0 : closed;
   let listed = 0;
-  for (const product of category.products) {
-    if (needle !== '' && !matchesSearch(product.row, needle)) continue;
-    const { resolved, json } = atInstant(product, categoryOpen, context);
-    if (!isListed(resolved, onlyAvailable)) continue;
-    if (listed++ > 0) parts.push(COMMA);
-    pushProduct(parts, json, product, includeFiscal);
-  }
-  return listed;
-}
-
-/** The same through the category's segments: whole runs, and products with schedules of their own. */
-function pushSegments(
-  parts: Buffer[],
-  category: CatalogCategory,
-  categoryOpen: boolean,
-  context: Context,
-): number {
-  const { channel, onlyAvailable } = context.request;
-  const outcome = outcomeOf(categoryOpen, context.acceptsScheduling);
-  let pieces = 0;
-  for (const { run, own } of category.segments) {
-    let piece: Buffer | null;
-    if (run) piece = run.pieces[channel][outcome][onlyAvailable ? 1 : 0];
-    else {
-      const { resolved, json } = atInstant(own, categoryOpen, context);
-      piece = isListed(resolved, onlyAvailable) ? json : null;
+  let bytes = 0;
+  for (let i = category.first; i < category.first + category.count; i++) {
+    const own = schedules[i];
+    const outcome = own.length === 0 ? outcomeOfCategory : open && isWithin(own, context.clock) ? 0 : closed;
+    const value = resolved[i * 3 + outcome];
+    if (
+      (onlyAvailable && !RESOLVED[value].listedWhenFiltered) ||
+      (needle !== '' && !matchesText(names[i], descriptions[i], needle))
+    ) {
+      plan.shown[i] = HIDDEN;
+      continue;
     }
-    if (piece === null) continue;
-    if (pieces++ > 0) parts.push(COMMA);
-    parts.push(piece);
+    plan.shown[i] = outcome;
+    if (listed++ > 0) bytes++; // the comma
+    bytes += layout[i * LAYOUT + 5] - layout[i * LAYOUT + 1];
+    const written = resolved[i * 3];
+    if (value !== written) bytes += RESOLVED[value].bytes.length - RESOLVED[written].bytes.length;
+    for (let g = groupsFrom[i]; g < groupsFrom[i + 1]; g++)
+      bytes += piece(groups[g]) + (g > groupsFrom[i] ? 1 : 0);
+    if (includeFiscal) bytes += piece(fiscal[i]) - 1; // instead of the final '}'
   }
-  return pieces;
+  return listed === 0 ? -1 : bytes;
 }
 
 /**
- * The menu body as pieces of UTF-8 JSON, to be written one after the other. Categories come in
- * position order; with only_available or a search a category left without products is dropped,
- * otherwise every listed category appears, even an empty one.
+ * Categories come in position order; with only_available or a search a category left without
+ * products is dropped, otherwise every listed category appears, even an empty one.
  */
-export function renderMenu(catalog: Catalog, context: Context): Buffer[] {
-  const { request, clock } = context;
+export function planMenu(catalog: Catalog, context: MenuContext): MenuPlan {
+  const { request } = context;
   const top = JSON.stringify({
     restaurant_id: request.restaurantId,
     channel: request.channel,
     evaluated_at: request.at.toISOString(),
   });
-  const parts: Buffer[] = [Buffer.from(`${top.slice(0, -1)},"categories":[`)];
+  const plan: MenuPlan = {
+    catalog,
+    includeFiscal: request.includeFiscal,
+    top: Buffer.from(`${top.slice(0, -1)},"categories":[`),
+    categories: [],
+    shown: new Int8Array(catalog.products.resolved.length / 3),
+    length: 0,
+  };
   const dropEmpty = request.onlyAvailable || request.needle !== '';
-  const whole = request.needle === '' && !request.includeFiscal;
-  let categories = 0;
+  let length = plan.top.length + 2;
   for (const category of catalog.categories) {
     if (request.categoryId !== undefined && category.id !== request.categoryId) continue;
-    const start = parts.length;
-    if (categories > 0) parts.push(COMMA);
-    parts.push(category.head);
-    const open = isWithin(category.schedules, clock);
-    const listed = whole
-      ? pushSegments(parts, category, open, context)
-      : pushEach(parts, category, open, context);
-    if (listed === 0 && dropEmpty) {
-      parts.length = start;
-      continue;
-    }
-    parts.push(END_LIST);
-    categories++;
+    const products = planCategory(plan, category, context);
+    if (products < 0 && dropEmpty) continue;
+    if (plan.categories.length > 0) length++; // the comma
+    length += category.productsStart - category.start + Math.max(products, 0) + 2;
+    plan.categories.push(category);
   }
-  parts.push(END_LIST);
-  return parts;
+  plan.length = length;
+  return plan;
 }

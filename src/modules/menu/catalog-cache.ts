@@ -14,9 +14,12 @@ export type CatalogCache = {
   get(restaurantId: number, version: number, load: () => Promise<Catalog>): Promise<Catalog>;
 };
 
-/** Rendered JSON kept per instance; least recently used restaurants go first past it. */
-export const DEFAULT_MAX_CACHED_BYTES = 128 * 1024 * 1024;
+/**
+ * The menu's share of an instance's memory: rendered catalogs, both channels of every restaurant;
+ * least recently used go first past it.
+ */
+export const MENU_CACHE_BYTES = 64 * 1024 * 1024;
 
-export function createCatalogCache(maxBytes = DEFAULT_MAX_CACHED_BYTES): CatalogCache {
+export function createCatalogCache(maxBytes = MENU_CACHE_BYTES): CatalogCache {
   return createVersionedCache<Catalog>({ maxBytes, onRead: (source) => reads.inc({ source }) });
 }

@@ -1,148 +1,147 @@
-// A restaurant's catalog as the menu needs it, assembled once from the repository rows and
-// reused by every read until the catalog version moves (catalog-cache.ts). Nothing here depends
-// on the instant of a read.
+// A restaurant's catalog for one channel as the menu needs it, assembled once from the repository
+// rows and reused by every read until the catalog version moves (catalog-cache.ts). Nothing here
+// depends on the instant of a read.
 //
 // It is kept as UTF-8 JSON, ready to send: serialising 2,000 products per request cost more than
 // the rest of the request together, and building a fresh 2 MB body per request kept the garbage
-// collector busy (README.md (The menu) has the numbers). Each product is rendered for the
-// outcomes of its schedule check (product-json.ts), and each run of products that share their
-// category's schedule is rendered again as one piece, with and without the products
-// only_available=true leaves out. build-menu.ts picks the pieces for a request.
-import { type CatalogProduct, OUTCOMES, renderProduct } from './product-json.ts';
-import { renderRun } from './render-parts.ts';
-import type { CatalogRows, GroupRow } from './repository.ts';
-import type { MenuCategoryInput, MenuChannel } from './types.ts';
+// collector busy (README.md (The menu) has the numbers). The channel is written once, in menu
+// order, as a read within every schedule would send it: `{category},{category}`, each product
+// after its comma. A read sends slices of it (build-menu.ts, menu-body.ts), so a menu showing
+// everything is one slice, and swaps in the few bytes that differ: another availability.resolved
+// value (product-json.ts), the fiscal projection. Text many products share is kept once as a
+// piece: fiscal projections, and in a large catalog the groups (complement_categories), which
+// would otherwise be half its bytes; a read then copies them in. Per product only numbers are
+// kept besides the text, in typed arrays: little for the garbage collector to walk.
+import { BlockWriter } from './block-writer.ts';
+import { comboCounts, groupsByProduct, productsByCategory } from './catalog-index.ts';
+import { LAYOUT, PieceWriter, sizeOf, writeProduct } from './catalog-writer.ts';
+import { productRenderer } from './product-json.ts';
+import { END_LIST, fiscalClose } from './render-parts.ts';
+import type { CatalogRows } from './repository.ts';
+import type { MenuChannel, MenuSchedule } from './types.ts';
 
-/** Products without schedules of their own; pieces by channel, by Outcome, then [all, listed]. */
-export type Run = {
-  products: CatalogProduct[];
-  pieces: Record<MenuChannel, [Buffer | null, Buffer | null][]>;
+/** Past this many bytes of groups written inline, products refer to their groups instead. */
+export const INLINE_GROUPS_MAX_BYTES = 16 * 1024 * 1024;
+
+export type CatalogCategory = {
+  id: number;
+  schedules: readonly MenuSchedule[];
+  /** Block of its head `{"id":1,...,"products":[`, from `start` (after its comma, but the first). */
+  block: number;
+  start: number;
+  productsStart: number;
+  /** Block and end of its closing ']}'. */
+  endBlock: number;
+  end: number;
+  /** Its products are `first` to `first + count - 1`. */
+  first: number;
+  count: number;
 };
 
-/** A run, or one product with a schedule of its own (checked per request). */
-export type Segment = { run: Run; own: null } | { run: null; own: CatalogProduct };
-
-export type CatalogCategory = MenuCategoryInput & {
-  /** Opens the category up to its products: `{"id":1,...,"products":[`. */
-  head: Buffer;
-  products: CatalogProduct[];
-  /** The same products, in the same order. */
-  segments: Segment[];
+/** Per product, in menu order. */
+export type CatalogProducts = {
+  /**
+   * LAYOUT per product: block, start (after its comma), start and end of its
+   * availability.resolved value, where referred groups go (before ']}'), end.
+   */
+  layout: Uint32Array;
+  /** 3 per product: resolvedIndex by Outcome. */
+  resolved: Uint8Array;
+  /** The piece of its fiscalClose. */
+  fiscal: Uint32Array;
+  /** Its referred groups are the pieces groups[groupsFrom[i]] to groups[groupsFrom[i + 1] - 1]. */
+  groupsFrom: Uint32Array;
+  groups: Uint32Array;
+  /** The product's own schedules (the category's are on the category). */
+  schedules: (readonly MenuSchedule[])[];
+  names: string[];
+  descriptions: (string | null)[];
 };
 
-export type Catalog = { version: number; bytes: number; categories: CatalogCategory[] };
+export type Catalog = {
+  version: number;
+  /** What the catalog holds, about: the cache's budget counts it. */
+  bytes: number;
+  channel: MenuChannel;
+  blocks: Buffer[];
+  pieces: Buffer[];
+  /** 3 per piece: block in `pieces`, start, end; a group's start follows a comma. */
+  pieceLayout: Uint32Array;
+  categories: CatalogCategory[];
+  products: CatalogProducts;
+};
 
-export type { CatalogProduct };
+const ALWAYS: readonly MenuSchedule[] = [];
 
-const CHANNELS: MenuChannel[] = ['in_store', 'delivery'];
-
-function comboCounts(rows: CatalogRows['comboItems']): Map<number, Record<MenuChannel, number>> {
-  const counts = new Map<number, Record<MenuChannel, number>>();
-  for (const item of rows) {
-    let count = counts.get(item.combo_product_id);
-    if (!count) {
-      count = { in_store: 0, delivery: 0 };
-      counts.set(item.combo_product_id, count);
-    }
-    if (item.available) count.in_store++;
-    if (item.available_in_delivery) count.delivery++;
-  }
-  return counts;
-}
-
-function groupsByProduct(rows: CatalogRows): Map<number, GroupRow[]> {
-  const groupsById = new Map(rows.groups.map((group) => [group.id, group]));
-  const groupsOf = new Map<number, GroupRow[]>();
-  for (const link of rows.links) {
-    const group = groupsById.get(link.complement_category_id);
-    if (!group) continue; // a removed group
-    const list = groupsOf.get(link.product_id);
-    if (list) list.push(group);
-    else groupsOf.set(link.product_id, [group]);
-  }
-  return groupsOf;
-}
-
-function renderPieces(products: CatalogProduct[], scheduled: boolean): Run['pieces'] {
-  const pieces = {} as Run['pieces'];
-  for (const channel of CHANNELS) {
-    const open: [Buffer | null, Buffer | null] = [
-      renderRun(products, channel, 0, false),
-      renderRun(products, channel, 0, true),
-    ];
-    // Without a category schedule every read is within it: the other outcomes never occur.
-    pieces[channel] = OUTCOMES.map((_, outcome) =>
-      outcome === 0 || !scheduled
-        ? open
-        : [
-            renderRun(products, channel, outcome as 1 | 2, false),
-            renderRun(products, channel, outcome as 1 | 2, true),
-          ],
-    );
-  }
-  return pieces;
-}
-
-function segmentsOf(category: CatalogCategory): Segment[] {
-  const segments: Segment[] = [];
-  let run: CatalogProduct[] = [];
-  const closeRun = () => {
-    if (run.length > 0)
-      segments.push({
-        run: { products: run, pieces: renderPieces(run, category.schedules.length > 0) },
-        own: null,
-      });
-    run = [];
-  };
-  for (const product of category.products) {
-    if (product.row.schedules.length === 0) {
-      run.push(product);
-      continue;
-    }
-    closeRun();
-    segments.push({ run: null, own: product });
-  }
-  closeRun();
-  return segments;
-}
-
-/** Bytes held by a category, each distinct buffer once. */
-function sizeOf(category: CatalogCategory): number {
-  const buffers = new Set<Buffer | null>([category.head]);
-  for (const product of category.products) {
-    buffers.add(product.fiscalClose);
-    for (const channel of CHANNELS) for (const { json } of product.rendered[channel]) buffers.add(json);
-  }
-  for (const { run } of category.segments) {
-    for (const channel of CHANNELS)
-      for (const pair of run?.pieces[channel] ?? []) for (const piece of pair) buffers.add(piece);
-  }
-  let bytes = 0;
-  for (const buffer of buffers) bytes += buffer?.length ?? 0;
-  return bytes;
-}
-
-export function assembleCatalog(rows: CatalogRows): Catalog {
+export function assembleCatalog(
+  rows: CatalogRows,
+  channel: MenuChannel,
+  inlineGroupsMaxBytes = INLINE_GROUPS_MAX_BYTES,
+): Catalog {
   const groupsOf = groupsByProduct(rows);
-  const combos = comboCounts(rows.comboItems);
-  const categories: CatalogCategory[] = rows.categories.map((category) => {
+  const combos = comboCounts(rows.comboItems, channel);
+  const byCategory = productsByCategory(rows);
+  const render = productRenderer(channel);
+  let count = 0;
+  let links = 0;
+  let groupBytes = 0;
+  for (const list of byCategory.values())
+    for (const row of list) {
+      count++;
+      for (const group of groupsOf.get(row.id) ?? []) {
+        links++;
+        groupBytes += render.group(group).length + 1;
+      }
+    }
+  const inlineGroups = groupBytes <= inlineGroupsMaxBytes;
+  const products: CatalogProducts = {
+    layout: new Uint32Array(count * LAYOUT),
+    resolved: new Uint8Array(count * 3),
+    fiscal: new Uint32Array(count),
+    groupsFrom: new Uint32Array(count + 1),
+    groups: new Uint32Array(inlineGroups ? 0 : links),
+    schedules: new Array(count),
+    names: new Array(count),
+    descriptions: new Array(count),
+  };
+  const writer = new BlockWriter(count * 1536);
+  const pieces = new PieceWriter(64 * 1024);
+  let i = 0;
+  let link = 0;
+  const categories = rows.categories.map((category, index): CatalogCategory => {
     const { id, name, position, available } = category;
-    const head = Buffer.from(
-      `${JSON.stringify({ id, name, position, available }).slice(0, -1)},"products":[`,
-    );
-    return { ...category, head, products: [], segments: [] };
+    const head = `${JSON.stringify({ id, name, position, available }).slice(0, -1)},"products":[`;
+    writer.reserve((1 + head.length) * 3);
+    if (index > 0) writer.write(',');
+    const { block, pos: start } = writer;
+    const productsStart = writer.write(head);
+    const first = i;
+    for (const row of byCategory.get(id) ?? []) {
+      const json = render.product(row, category, groupsOf.get(row.id) ?? [], combos.get(row.id) ?? 0);
+      writeProduct(writer, products.layout, i, i === first, json, inlineGroups);
+      products.resolved.set(json.resolved, i * 3);
+      products.fiscal[i] = pieces.place(row.fiscal, () => fiscalClose(row.fiscal));
+      if (!inlineGroups)
+        for (const group of json.groups) products.groups[link++] = pieces.place(group, () => group, true);
+      products.groupsFrom[i + 1] = link;
+      products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
+      products.names[i] = row.name;
+      products.descriptions[i] = row.description;
+      i++;
+    }
+    writer.reserve(END_LIST.length);
+    const endBlock = writer.block;
+    const end = writer.copy(END_LIST);
+    const { schedules } = category;
+    return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
   });
-  const categoryById = new Map(categories.map((category) => [category.id, category]));
-  for (const row of rows.products) {
-    const category = categoryById.get(row.product_category_id);
-    if (!category) continue; // packaging, marketplace mirror or removed category
-    const counts = combos.get(row.id) ?? { in_store: 0, delivery: 0 };
-    category.products.push(renderProduct(row, category, groupsOf.get(row.id) ?? [], counts));
-  }
-  let bytes = 0;
-  for (const category of categories) {
-    category.segments = segmentsOf(category);
-    bytes += sizeOf(category);
-  }
-  return { version: rows.version, bytes, categories };
+  const catalog = {
+    version: rows.version,
+    channel,
+    blocks: writer.finish(),
+    ...pieces.finish(),
+    categories,
+    products,
+  };
+  return { ...catalog, bytes: sizeOf(catalog) };
 }

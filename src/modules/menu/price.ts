@@ -67,6 +67,23 @@ export function optionPrice(
 }
 
 /**
+ * What a group adds to the minimum, in cents: its `min` cheapest available options, or all its
+ * available options when fewer than `min` are (0 for an optional group).
+ */
+export function mandatoryCents(group: MenuGroupInput, channel: MenuChannel): number {
+  if (group.min < 1) return 0;
+  const prices: number[] = [];
+  for (const option of group.options) {
+    if (option.available) prices.push(toCents(optionPrice(option, channel)));
+  }
+  prices.sort((a, b) => a - b);
+  const count = Math.min(group.min, prices.length);
+  let total = 0;
+  for (let i = 0; i < count; i++) total += prices[i];
+  return total;
+}
+
+/**
  * base + the `min` cheapest available options of every mandatory group. For weight products base is
  * the price per kilogram and options are added once: the menu knows no weight (contract 2.1).
  * A mandatory group with fewer available options than `min` adds all its available options, so
@@ -78,15 +95,6 @@ export function resolveMinimum(
   channel: MenuChannel,
 ): string {
   let total = toCents(base);
-  for (const group of groups) {
-    if (group.min < 1) continue;
-    const prices: number[] = [];
-    for (const option of group.options) {
-      if (option.available) prices.push(toCents(optionPrice(option, channel)));
-    }
-    prices.sort((a, b) => a - b);
-    const count = Math.min(group.min, prices.length);
-    for (let i = 0; i < count; i++) total += prices[i];
-  }
+  for (const group of groups) total += mandatoryCents(group, channel);
   return formatCents(total);
 }

@@ -1,14 +1,14 @@
-// A product rendered as menu JSON, once per catalog version (catalog.ts). The instant of a read
-// enters availability only through one yes/no: is it within the product's and its category's
-// schedules. So each product is rendered, per channel, for the outcomes a read can meet
-// (OUTCOMES; only the first without any schedule), each resolved by resolveAvailability itself;
-// build-menu.ts checks the schedules at the requested instant and picks one.
-import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
+// A product rendered as menu JSON for one channel, once per catalog version (catalog.ts). The
+// instant of a read enters availability only through one yes/no: is it within the product's and
+// its category's schedules. So availability.resolved is resolved, by resolveAvailability itself,
+// for each outcome a read can meet (OUTCOMES; only the first without any schedule), and the
+// product is kept as the text before that value and the text after it; build-menu.ts checks the
+// schedules at the requested instant and picks the value.
 import { resolveAvailability } from './availability.ts';
-import { optionPrice, pricingMode, resolveMinimum, resolvePrice } from './price.ts';
-import { resolvedJson } from './render-parts.ts';
+import { formatCents, mandatoryCents, optionPrice, pricingMode, resolvePrice, toCents } from './price.ts';
+import { resolvedIndex } from './render-parts.ts';
 import type { GroupRow, ProductRow } from './repository.ts';
-import type { MenuCategoryInput, MenuChannel, MenuResolvedAvailability, MenuSchedule } from './types.ts';
+import type { MenuCategoryInput, MenuChannel, MenuSchedule } from './types.ts';
 
 /** Within schedule; outside with scheduled orders accepted; outside without. */
 export const OUTCOMES = [
@@ -24,118 +24,133 @@ export function outcomeOf(open: boolean, acceptsScheduling: boolean): Outcome {
   return acceptsScheduling ? 1 : 2;
 }
 
-/** The whole product, '}' included, and its availability, for one outcome. */
-export type Rendered = { resolved: MenuResolvedAvailability; json: Buffer };
-
-export type CatalogProduct = {
-  row: ProductRow;
-  /** ',"fiscal":{...}}': replaces the final '}' of `json` when fiscal data is asked for. */
-  fiscalClose: Buffer;
-  /** By channel, then by Outcome. */
-  rendered: Record<MenuChannel, Rendered[]>;
+/**
+ * The product as JSON.stringify writes it, in three parts: `head`, whose last two characters `}}`
+ * (closing availability and the product) give way to `,"resolved":` and an availability.resolved
+ * value; then `},"complement_categories":[`, its groups separated by commas, and `]}`.
+ */
+export type ProductJson = {
+  head: string;
+  /** The product's groups as JSON, each kept once per catalog. */
+  groups: Buffer[];
+  /** resolvedIndex of availability.resolved, by Outcome. */
+  resolved: [number, number, number];
 };
 
-const CHANNELS: MenuChannel[] = ['in_store', 'delivery'];
 const ALWAYS: MenuSchedule[] = [];
 const NEVER: MenuSchedule[] = [{ weekday: -1, start: '00:00', end: '00:00' }];
 const ANY_INSTANT = { weekday: 0, minutes: 0 };
+const json = JSON.stringify;
 
-function mapPricing(row: ProductRow, groups: readonly GroupRow[], channel: MenuChannel) {
-  const { base, source } = resolvePrice(row, channel);
-  return {
-    mode: pricingMode(row),
-    is_combo: row.is_combo,
-    price: row.price,
-    price_promotion: row.price_promotion,
-    delivery_price: row.delivery_price,
-    delivery_price_promotion: row.delivery_price_promotion,
-    resolved: { base, source, minimum: resolveMinimum(base, groups, channel) },
-  };
-}
+/**
+ * Renders the products of one channel. A group is rendered, and its share of the minimum price
+ * computed, once per catalog, not once per product that offers it.
+ */
+export function productRenderer(channel: MenuChannel) {
+  const groupJson = new Map<GroupRow, Buffer>();
+  const groupCents = new Map<GroupRow, number>();
 
-function mapGroups(groups: readonly GroupRow[], channel: MenuChannel) {
-  return groups.map((group) => ({
-    id: group.id,
-    name: group.name,
-    min: group.min,
-    max: group.max,
-    required: group.min >= 1,
-    options: group.options.map((option) => ({
-      id: option.id,
-      name: option.name,
-      price: optionPrice(option, channel),
-      available: option.available,
-    })),
-  }));
-}
+  function renderGroup(group: GroupRow): Buffer {
+    let bytes = groupJson.get(group);
+    if (bytes === undefined) {
+      const options = group.options.map((option) => ({
+        id: option.id,
+        name: option.name,
+        price: optionPrice(option, channel),
+        available: option.available,
+      }));
+      const { id, name, min, max } = group;
+      bytes = Buffer.from(json({ id, name, min, max, required: min >= 1, options }));
+      groupJson.set(group, bytes);
+    }
+    return bytes;
+  }
 
-/** Everything before availability.resolved, ending in `"resolved":`. */
-function renderHead(row: ProductRow, groups: readonly GroupRow[], channel: MenuChannel): string {
-  const json = JSON.stringify({
-    id: row.id,
-    product_category_id: row.product_category_id,
-    name: row.name,
-    description: row.description,
-    position: row.position,
-    use_weight: row.use_weight,
-    has_starting_price: row.has_starting_price,
-    charge_service_tax: row.charge_service_tax,
-    pricing: mapPricing(row, groups, channel),
-    availability: {
+  /** resolveMinimum, with each group's share kept. */
+  function minimum(base: string, groups: readonly GroupRow[]): string {
+    let total = toCents(base);
+    for (const group of groups) {
+      let cents = groupCents.get(group);
+      if (cents === undefined) {
+        cents = mandatoryCents(group, channel);
+        groupCents.set(group, cents);
+      }
+      total += cents;
+    }
+    return formatCents(total);
+  }
+
+  /** The product without availability.resolved and complement_categories. */
+  function head(row: ProductRow, groups: readonly GroupRow[]): string {
+    const { base, source } = resolvePrice(row, channel);
+    return json({
+      id: row.id,
+      product_category_id: row.product_category_id,
+      name: row.name,
+      description: row.description,
+      position: row.position,
+      use_weight: row.use_weight,
+      has_starting_price: row.has_starting_price,
+      charge_service_tax: row.charge_service_tax,
+      pricing: {
+        mode: pricingMode(row),
+        is_combo: row.is_combo,
+        price: row.price,
+        price_promotion: row.price_promotion,
+        delivery_price: row.delivery_price,
+        delivery_price_promotion: row.delivery_price_promotion,
+        resolved: { base, source, minimum: minimum(base, groups) },
+      },
+      availability: {
+        available: row.available,
+        available_in_delivery: row.available_in_delivery,
+        sold_out: row.sold_off,
+      },
+    });
+  }
+
+  function resolved(
+    row: ProductRow,
+    category: MenuCategoryInput,
+    groups: readonly GroupRow[],
+    comboItems: number,
+  ): ProductJson['resolved'] {
+    const product = {
       available: row.available,
       available_in_delivery: row.available_in_delivery,
-      sold_out: row.sold_off,
-    },
-  });
-  return `${json.slice(0, -2)},"resolved":`; // reopen availability: drop its '}' and the product's
-}
-
-function renderChannel(
-  row: ProductRow,
-  category: MenuCategoryInput,
-  groups: GroupRow[],
-  comboItems: number,
-  channel: MenuChannel,
-): Rendered[] {
-  const head = renderHead(row, groups, channel);
-  const tail = `},"complement_categories":${JSON.stringify(mapGroups(groups, channel))}}`;
-  const product = { ...row, combo_available_items: comboItems, schedules: ALWAYS };
-  const byValue = new Map<Buffer, Rendered>();
-  // Without any schedule every read is within it: the other outcomes never occur.
-  const outcomes = row.schedules.length > 0 || category.schedules.length > 0 ? OUTCOMES : [OUTCOMES[0]];
-  const rendered = outcomes.map(({ open, acceptsScheduling }) => {
-    const input = {
-      product,
-      category: { available: category.available, schedules: open ? ALWAYS : NEVER },
-      groups,
+      sold_off: row.sold_off,
+      is_combo: row.is_combo,
+      combo_min_items: row.combo_min_items,
+      combo_available_items: comboItems,
+      schedules: ALWAYS,
     };
-    const { resolved } = resolveAvailability(input, channel, ANY_INSTANT, acceptsScheduling);
-    const value = resolvedJson(resolved);
-    let same = byValue.get(value);
-    if (!same) {
-      // One allocation per kept buffer: pooled temporaries would pin the pool's slabs.
-      same = { resolved, json: Buffer.from(`${head}${value.toString()}${tail}`) };
-      byValue.set(value, same);
-    }
-    return same;
-  });
-  return OUTCOMES.map((_, outcome) => rendered[outcome] ?? rendered[0]);
-}
+    const at = ({ open, acceptsScheduling }: (typeof OUTCOMES)[number]) => {
+      const input = {
+        product,
+        category: { available: category.available, schedules: open ? ALWAYS : NEVER },
+        groups,
+      };
+      return resolvedIndex(resolveAvailability(input, channel, ANY_INSTANT, acceptsScheduling).resolved);
+    };
+    const within = at(OUTCOMES[0]);
+    // Without any schedule every read is within it: the other outcomes never occur.
+    if (row.schedules.length === 0 && category.schedules.length === 0) return [within, within, within];
+    return [within, at(OUTCOMES[1]), at(OUTCOMES[2])];
+  }
 
-function renderFiscalClose(row: ProductRow): Buffer {
-  const fiscal = {} as FiscalValues;
-  for (const column of FISCAL_COLUMNS) fiscal[column] = row[column];
-  return Buffer.from(`,"fiscal":${JSON.stringify(fiscal)}}`);
-}
-
-export function renderProduct(
-  row: ProductRow,
-  category: MenuCategoryInput,
-  groups: GroupRow[],
-  comboItems: Record<MenuChannel, number>,
-): CatalogProduct {
-  const rendered = {} as Record<MenuChannel, Rendered[]>;
-  for (const channel of CHANNELS)
-    rendered[channel] = renderChannel(row, category, groups, comboItems[channel], channel);
-  return { row, fiscalClose: renderFiscalClose(row), rendered };
+  return {
+    group: renderGroup,
+    product(
+      row: ProductRow,
+      category: MenuCategoryInput,
+      groups: readonly GroupRow[],
+      comboItems: number,
+    ): ProductJson {
+      return {
+        head: head(row, groups),
+        groups: groups.map(renderGroup),
+        resolved: resolved(row, category, groups, comboItems),
+      };
+    },
+  };
 }

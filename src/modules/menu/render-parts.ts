@@ -1,55 +1,57 @@
-// The pieces menu JSON is put together from: shared punctuation, the few values of
-// availability.resolved, and a run of products rendered as one piece.
-import { isListed } from './availability.ts';
-import type { CatalogProduct, Outcome } from './product-json.ts';
-import type { MenuChannel, MenuResolvedAvailability } from './types.ts';
+// The small pieces menu JSON is put together from: the closing of a list, the few values
+// availability.resolved can take, numbered so a catalog keeps one byte per product and outcome,
+// and the fiscal projection.
+import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import type { MenuResolvedAvailability, MenuUnavailableReason } from './types.ts';
 
-export const COMMA = Buffer.from(',');
 /** Closes a category's products and the menu's categories alike. */
 export const END_LIST = Buffer.from(']}');
 
-// reason x available x schedulable: each value is rendered once per process, and the same
-// Buffer stands for the same value (product-json.ts keys on it).
-const rendered = new Map<string | null, Buffer[]>();
+const REASONS: readonly (MenuUnavailableReason | null)[] = [
+  null,
+  'sold_out',
+  'channel_unavailable',
+  'category_unavailable',
+  'outside_schedule',
+  'required_choice_unavailable',
+  'combo_minimum_unmet',
+];
 
-export function resolvedJson(resolved: MenuResolvedAvailability): Buffer {
-  let byFlags = rendered.get(resolved.reason);
-  if (!byFlags) {
-    byFlags = [];
-    rendered.set(resolved.reason, byFlags);
-  }
-  const index = (resolved.available ? 2 : 0) + (resolved.schedulable ? 1 : 0);
-  byFlags[index] ??= Buffer.from(JSON.stringify(resolved));
-  return byFlags[index];
+export type ResolvedValue = {
+  /** `{"available":...,"reason":...,"schedulable":...}`, as JSON.stringify writes the object. */
+  json: string;
+  bytes: Buffer;
+  /** Listed with only_available=true: available now, or orderable for later (isListed). */
+  listedWhenFiltered: boolean;
+};
+
+/** Every value of availability.resolved, at its resolvedIndex. */
+export const RESOLVED: readonly ResolvedValue[] = REASONS.flatMap((reason) =>
+  [false, true].flatMap((available) =>
+    [false, true].map((schedulable) => {
+      const json = JSON.stringify({ available, reason, schedulable });
+      return { json, bytes: Buffer.from(json), listedWhenFiltered: available || schedulable };
+    }),
+  ),
+);
+
+export function resolvedIndex(resolved: MenuResolvedAvailability): number {
+  const reason = REASONS.indexOf(resolved.reason);
+  if (reason < 0) throw new TypeError(`unknown reason ${resolved.reason}`);
+  return reason * 4 + (resolved.available ? 2 : 0) + (resolved.schedulable ? 1 : 0);
 }
 
-/** Appends a product, with its fiscal projection before the closing '}' when asked. */
-export function pushProduct(
-  parts: Buffer[],
-  json: Buffer,
-  product: CatalogProduct,
-  includeFiscal: boolean,
-): void {
-  if (includeFiscal) parts.push(json.subarray(0, -1), product.fiscalClose);
-  else parts.push(json);
-}
+const FISCAL_KEYS = FISCAL_COLUMNS.map((column, k) => `${k === 0 ? '' : ','}"${column}":`);
 
 /**
- * Consecutive products rendered as one comma-separated piece for a channel and an outcome: all
- * of them, or only those only_available=true lists (null when none is).
+ * ',"fiscal":{...}}' from ProductRow.fiscal: replaces the product's final '}' when fiscal data is
+ * asked for. Written key by key: an object given 32 keys one at a time is slow to build and to
+ * serialise.
  */
-export function renderRun(
-  products: CatalogProduct[],
-  channel: MenuChannel,
-  outcome: Outcome,
-  onlyListed: boolean,
-): Buffer | null {
-  const parts: Buffer[] = [];
-  for (const product of products) {
-    const { resolved, json } = product.rendered[channel][outcome];
-    if (!isListed(resolved, onlyListed)) continue;
-    if (parts.length > 0) parts.push(COMMA);
-    parts.push(json);
-  }
-  return parts.length > 0 ? Buffer.concat(parts) : null;
+export function fiscalClose(fiscal: string): string {
+  const values = JSON.parse(fiscal) as (string | null)[];
+  if (values.length !== FISCAL_COLUMNS.length) throw new TypeError(`not a fiscal projection: ${fiscal}`);
+  let text = ',"fiscal":{';
+  for (let k = 0; k < FISCAL_COLUMNS.length; k++) text += FISCAL_KEYS[k] + JSON.stringify(values[k]);
+  return `${text}}}`;
 }

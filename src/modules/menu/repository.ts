@@ -3,15 +3,20 @@
 import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.ts';
-import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
+import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
 import type { MenuCategoryInput, MenuGroupInput, MenuProductInput } from './types.ts';
 
 export type RestaurantState = { timezone: string; accepts_scheduling: boolean; catalog_version: number };
 
 /** A product as read: the resolution's input without what the menu computes itself. */
-export type ProductRow = FiscalValues &
-  Omit<MenuProductInput, 'combo_available_items' | 'complement_category_ids'>;
+export type ProductRow = Omit<MenuProductInput, 'combo_available_items' | 'complement_category_ids'> & {
+  /**
+   * The fiscal projection as a JSON array of its values in FISCAL_COLUMNS order: one text to parse
+   * instead of 32, and the same text for the same values (catalog.ts keeps each distinct one once).
+   */
+  fiscal: string;
+};
 
 export type GroupRow = MenuGroupInput;
 
@@ -71,7 +76,9 @@ export async function loadCatalogRows(db: Db, restaurantId: number): Promise<Cat
           'is_combo',
           'combo_min_items',
           'schedules',
-          ...FISCAL_COLUMNS,
+          sql<string>`json_build_array(${sql.join(FISCAL_COLUMNS.map((column) => sql.ref(column)))})::text`.as(
+            'fiscal',
+          ),
         ])
         .where('restaurant_id', '=', restaurantId)
         .where('removed_at', 'is', null)

@@ -17,7 +17,12 @@ export function matchesSearch(
   product: Pick<MenuProductInput, 'name' | 'description'>,
   needle: string,
 ): boolean {
+  return matchesText(product.name, product.description, needle);
+}
+
+/** matchesSearch on the two fields themselves. */
+export function matchesText(name: string, description: string | null, needle: string): boolean {
   if (needle === '') return true;
-  if (normalizeSearch(product.name).includes(needle)) return true;
-  return product.description !== null && normalizeSearch(product.description).includes(needle);
+  if (normalizeSearch(name).includes(needle)) return true;
+  return description !== null && normalizeSearch(description).includes(needle);
 }

@@ -1,14 +1,15 @@
 // GET /v1/menu: read the restaurant and its catalog version (one query), reuse or reload the
-// catalog, then resolve availability at the requested instant.
+// channel's catalog, then plan the menu at the requested instant.
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
-import { type MenuRequest, renderMenu } from './build-menu.ts';
+import { type MenuPlan, type MenuRequest, planMenu } from './build-menu.ts';
 import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
-import { loadCatalogRows, readRestaurantState } from './repository.ts';
+import { type CatalogRows, loadCatalogRows, readRestaurantState } from './repository.ts';
 import { localClock } from './schedule.ts';
 import type { MenuQuery } from './schemas.ts';
 import { normalizeSearch } from './search.ts';
+import type { MenuChannel } from './types.ts';
 
 export type MenuService = ReturnType<typeof createMenuService>;
 
@@ -24,10 +25,26 @@ function instant(at: string | undefined): Date {
   return date;
 }
 
+/** Each channel is its own cache entry: a channel nobody reads is never rendered. */
+const cacheKey = (restaurantId: number, channel: MenuChannel) =>
+  restaurantId * 2 + (channel === 'delivery' ? 1 : 0);
+
 export function createMenuService(db: Db, cache: CatalogCache) {
+  // Channels that miss the same version at the same time share one load of the rows.
+  const loading = new Map<string, Promise<CatalogRows>>();
+  function loadRows(restaurantId: number, version: number): Promise<CatalogRows> {
+    const key = `${restaurantId}:${version}`;
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = loadCatalogRows(db, restaurantId).finally(() => loading.delete(key));
+      loading.set(key, pending);
+    }
+    return pending;
+  }
+
   return {
-    /** The menu as pieces of UTF-8 JSON (see renderMenu). */
-    async read(restaurantId: number, query: MenuQuery): Promise<Buffer[]> {
+    /** What the menu shows and its length; MenuBody writes it. */
+    async read(restaurantId: number, query: MenuQuery): Promise<MenuPlan> {
       const request: MenuRequest = {
         restaurantId,
         channel: query.channel ?? 'in_store',
@@ -39,11 +56,12 @@ export function createMenuService(db: Db, cache: CatalogCache) {
       };
       const restaurant = await readRestaurantState(db, restaurantId);
       if (!restaurant) throw errors.restaurantForbidden();
-      const catalog = await cache.get(restaurantId, restaurant.catalog_version, async () =>
-        assembleCatalog(await loadCatalogRows(db, restaurantId)),
+      const version = restaurant.catalog_version;
+      const catalog = await cache.get(cacheKey(restaurantId, request.channel), version, async () =>
+        assembleCatalog(await loadRows(restaurantId, version), request.channel),
       );
       const clock = localClock(request.at, restaurant.timezone);
-      return renderMenu(catalog, { request, clock, acceptsScheduling: restaurant.accepts_scheduling });
+      return planMenu(catalog, { request, clock, acceptsScheduling: restaurant.accepts_scheduling });
     },
   };
 }
