@@ -21,6 +21,24 @@ export type BenchDatabase = {
   version: string;
 };
 
+/**
+ * One run at a time per bench database: a run drops the previous runs' credentials and seeds, so a
+ * second one would see its tokens vanish. The lock is a session's: released when the process ends.
+ */
+async function holdRunLock(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  client.on('error', () => {});
+  const key = "hashtext('comanda bench run')";
+  const { rows } = await client.query(`select pg_try_advisory_lock(${key}) as held`);
+  if (!rows[0].held) {
+    console.log('another bench run holds comanda_bench: waiting for it to finish');
+    await client.query(`select pg_advisory_lock(${key})`);
+  }
+  // An open idle client must not keep the process alive once the run is over.
+  (client as unknown as { connection: { stream: { unref(): void } } }).connection.stream.unref();
+}
+
 async function postgresUrl(): Promise<string> {
   const base = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : DEFAULT_URL;
   const admin = new pg.Client({ connectionString: base });
@@ -44,6 +62,7 @@ export async function openBenchDatabase(usePglite: boolean): Promise<BenchDataba
     serverEnv = { DATA_DIR: PGLITE_DIR };
   } else {
     const url = await postgresUrl();
+    await holdRunLock(url);
     handle = await openDatabase({ databaseUrl: url });
     serverEnv = { DATABASE_URL: url };
   }
