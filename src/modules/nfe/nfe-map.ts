@@ -3,18 +3,20 @@
 // completeness, manifestation, version and digest. A row that breaks the shape every note must
 // have is a 500 data validation failure, never a half-written answer.
 import { errors } from '../../http/errors.ts';
+import { assertDateTime, isoOf, isRealInstant } from './instant-text.ts';
 import type { BrandRow, NoteRow } from './nfe-repository.ts';
 import { parseProviderJson, toJsonValues } from './provider-json.ts';
 import type { ProviderDetail } from './provider-mapping.ts';
+import type { TranscodedDetail } from './provider-transcode.ts';
 
-const iso = (instant: Date | null) => (instant === null ? null : instant.toISOString());
+const iso = (text: string | null) => (text === null ? null : isoOf(text));
 
 function assertNoteShape(row: NoteRow): void {
   const valid =
     /^\d{44}$/.test(row.access_key) &&
     /^-?\d+\.\d{2}$/.test(row.total) &&
-    row.issued_at instanceof Date &&
-    !Number.isNaN(row.issued_at.getTime()) &&
+    row.issued_at !== null &&
+    isRealInstant(row.issued_at) &&
     (row.brand_id === null || typeof row.brand_name === 'string');
   if (!valid) throw errors.dataValidation();
 }
@@ -76,7 +78,7 @@ export function mapReceivedNfe(row: NoteRow, defaultBrand: BrandRow | null) {
       sped: row.sped === null ? null : toJsonValues(parseProviderJson(row.sped)),
     },
     timestamps: {
-      issued_at: row.issued_at.toISOString(),
+      issued_at: isoOf(row.issued_at as string),
       processing_at: iso(row.processing_at),
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
@@ -85,6 +87,22 @@ export function mapReceivedNfe(row: NoteRow, defaultBrand: BrandRow | null) {
 }
 
 export type ReceivedNfe = ReturnType<typeof mapReceivedNfe>;
+
+/**
+ * What the schema serialiser checked beyond writing these shapes' values in schema order:
+ * nullable instants must be date-time strings. Run on every note before any is written, as the
+ * serialiser ran after the whole response was mapped.
+ */
+export function assertSerialisable(note: ReceivedNfe): void {
+  assertDateTime(note.manifestation.manifested_at, 'manifestation.manifested_at');
+  assertDateTime(note.correction.issued_at, 'correction.issued_at');
+  assertDateTime(note.cancellation.canceled_at, 'cancellation.canceled_at');
+  assertDateTime(note.cancellation.locally_canceled_at, 'cancellation.locally_canceled_at');
+  assertDateTime(note.timestamps.processing_at, 'timestamps.processing_at');
+  assertDateTime(note.timestamps.created_at, 'timestamps.created_at');
+  assertDateTime(note.timestamps.updated_at, 'timestamps.updated_at');
+}
+
 export type DetailExtras = { providerId: number | null; returnInProgress: boolean };
 
 /** `local` is the mapped local note, checked before the provider was queried. */
@@ -104,4 +122,30 @@ export function mapReceivedNfeDetail(local: ReceivedNfe, provider: ProviderDetai
     protocol: provider.protocol,
     processing: { return_in_progress: extras.returnInProgress },
   };
+}
+
+/**
+ * The detail's body from a transcoded provider answer: the fields up to `recipient` as the schema
+ * serialiser wrote them (JSON.stringify of keys already in schema order), the provider's invoice
+ * and protocol bytes as they are, then `processing`; written around those bytes when they fit.
+ */
+export function receivedNfeDetailBody(
+  local: ReceivedNfe,
+  provider: Pick<ProviderDetail, 'summary' | 'recipient'>,
+  transcoded: TranscodedDetail,
+  extras: DetailExtras,
+): Buffer {
+  const detail = mapReceivedNfeDetail(local, { ...provider, invoice: null, protocol: null }, extras);
+  const { invoice, protocol, processing, ...head } = detail;
+  assertSerialisable(head);
+  const opening = JSON.stringify(head).slice(0, -1);
+  const closing = `,"processing":${JSON.stringify(processing)}}`;
+  const { body, start, end } = transcoded;
+  const size = Buffer.byteLength(opening);
+  if (size > start || closing.length > body.length - end) {
+    return Buffer.concat([Buffer.from(opening), body.subarray(start, end), Buffer.from(closing)]);
+  }
+  body.write(opening, start - size, 'utf8');
+  body.write(closing, end, 'latin1');
+  return body.subarray(start - size, end + closing.length);
 }

@@ -6,8 +6,9 @@ import type { AppContext } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
+import { receivedNfeListBody } from './list-body.ts';
 import { MAX_ID, parseNfeListQuery } from './list-query.ts';
-import { mapReceivedNfe, mapReceivedNfeDetail } from './nfe-map.ts';
+import { type DetailExtras, mapReceivedNfe, mapReceivedNfeDetail, receivedNfeDetailBody } from './nfe-map.ts';
 import {
   findActiveBrand,
   findBrandCredential,
@@ -16,12 +17,18 @@ import {
   findSupplierByDocument,
   isReturnInProgress,
   listNotes,
+  type NoteRow,
 } from './nfe-repository.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
-import { fetchReceivedNfe } from './provider-client.ts';
-import { mapProviderDetail } from './provider-mapping.ts';
+import { fetchProviderAnswer } from './provider-client.ts';
+import { mapProviderDetail, mapProviderRecipient, mapProviderSummary } from './provider-mapping.ts';
 
-export async function listReceivedNfe(db: Db, restaurantId: number, query: NfeListQuerystring) {
+/** The list's JSON body (the route's response schema documents it; list-bytes.test.ts holds it to it). */
+export async function listReceivedNfe(
+  db: Db,
+  restaurantId: number,
+  query: NfeListQuerystring,
+): Promise<Buffer> {
   const filter = parseNfeListQuery(query);
   const defaultBrand = (await findDefaultBrand(db, restaurantId)) ?? null;
   let selected = defaultBrand;
@@ -32,7 +39,7 @@ export async function listReceivedNfe(db: Db, restaurantId: number, query: NfeLi
   // Notes without a brand belong to the default brand; with no brand at all, every note is listed.
   const brand = selected && { id: selected.id, withUnlinked: selected.id === defaultBrand?.id };
   const rows = await listNotes(db, restaurantId, filter, brand);
-  return rows.map((row) => mapReceivedNfe(row, defaultBrand));
+  return receivedNfeListBody(rows.map((row) => mapReceivedNfe(row, defaultBrand)));
 }
 
 function noteId(raw: string): number {
@@ -57,22 +64,65 @@ export async function getReceivedNfe(
   const defaultBrand = note.brand_id === null ? ((await findDefaultBrand(db, restaurantId)) ?? null) : null;
   const local = mapReceivedNfe(note, defaultBrand);
   const brandId = note.brand_id ?? defaultBrand?.id;
-  const stored = brandId === undefined ? null : await findBrandCredential(db, restaurantId, brandId);
+  const stored =
+    note.brand_id !== null
+      ? note.brand_token
+      : brandId === undefined
+        ? null
+        : await findBrandCredential(db, restaurantId, brandId);
   const token = stored ? decryptToken(stored, ctx.secrets.fiscalTokenKey, log, brandId as number) : '';
   if (token.trim() === '') throw errors.fiscalNotConfigured();
-  const document = await fetchReceivedNfe({
+  const extras = startDetailExtras(db, restaurantId, note);
+  const answer = await fetchProviderAnswer({
     baseUrl: config.fiscalProviderUrl,
     timeoutMs: config.fiscalTimeoutMs,
     token,
     accessKey: note.access_key,
     logger: log,
   });
-  const provider = mapProviderDetail(document);
-  const [providerId, returnInProgress] = await Promise.all([
-    findSupplierByDocument(db, restaurantId, provider.summary.issuerDocument),
-    note.return_reference !== null && isReturnInProgress(db, restaurantId, note.id, note.return_reference),
-  ]);
-  return mapReceivedNfeDetail(local, provider, { providerId, returnInProgress });
+  if ('document' in answer) {
+    const provider = mapProviderDetail(answer.document);
+    return mapReceivedNfeDetail(local, provider, await extras(provider.summary.issuerDocument));
+  }
+  const { summary: document } = answer.transcoded;
+  const provider = { summary: mapProviderSummary(document), recipient: mapProviderRecipient(document) };
+  return receivedNfeDetailBody(
+    local,
+    provider,
+    answer.transcoded,
+    await extras(provider.summary.issuerDocument),
+  );
+}
+
+const digits = (document: string) => document.replace(/\D/g, '');
+
+/**
+ * The supplier and the return in progress, looked up while the provider answers: the supplier by
+ * the local issuer document, looked up again when the provider's has other digits. A lookup
+ * that failed is made again after the provider's answer, so its error comes when it always did.
+ */
+function startDetailExtras(db: Db, restaurantId: number, note: NoteRow) {
+  const early = <T>(lookup: Promise<T>) =>
+    lookup.then(
+      (value) => ({ value }),
+      () => undefined,
+    );
+  const supplier = early(findSupplierByDocument(db, restaurantId, note.issuer_document));
+  const reference = note.return_reference;
+  const returning =
+    reference === null
+      ? Promise.resolve({ value: false })
+      : early(isReturnInProgress(db, restaurantId, note.id, reference));
+  return async (issuerDocument: string): Promise<DetailExtras> => {
+    const [found, pending] = await Promise.all([supplier, returning]);
+    const [providerId, returnInProgress] = await Promise.all([
+      found && digits(issuerDocument) === digits(note.issuer_document)
+        ? found.value
+        : findSupplierByDocument(db, restaurantId, issuerDocument),
+      pending ? pending.value : isReturnInProgress(db, restaurantId, note.id, reference as string),
+    ]);
+    return { providerId, returnInProgress };
+  };
 }
 
 /** A stored credential the configured key cannot open is a server fault: 500, never the value. */

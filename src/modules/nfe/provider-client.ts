@@ -1,10 +1,12 @@
 // The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
 // exchange, 5 MiB of body at most, no redirects. Every failure is logged here (status and a
-// truncated body, never the token) and surfaces as the fixed 502 fiscal_upstream_error.
+// truncated body, never the token) and surfaces as the fixed 502 fiscal_upstream_error. The
+// body is transcoded straight to the detail's bytes, or parsed when that path leaves it.
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
 import { type ProviderObject, parseProviderJson } from './provider-json.ts';
 import { assertProviderDocument } from './provider-mapping.ts';
+import { type TranscodedDetail, transcodeProviderBody } from './provider-transcode.ts';
 
 export type ProviderLogger = { warn: (details: Record<string, unknown>, message: string) => void };
 
@@ -32,8 +34,11 @@ class ProviderFailure extends Error {
   }
 }
 
-/** Returns the provider's document (numbers kept as source text); throws AppError 502 on any failure. */
-export async function fetchReceivedNfe(options: FetchReceivedNfeOptions): Promise<ProviderObject> {
+/** The provider's answer: transcoded straight to the detail's bytes, or parsed (the bodies the fast path leaves). */
+export type ProviderAnswer = { transcoded: TranscodedDetail } | { document: ProviderObject };
+
+/** The provider's answer to the detail's query; throws AppError 502 on any failure. */
+export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Promise<ProviderAnswer> {
   const { baseUrl, token, accessKey, logger } = options;
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PROVIDER_MAX_BYTES;
@@ -43,9 +48,11 @@ export async function fetchReceivedNfe(options: FetchReceivedNfeOptions): Promis
     if (!/^\d{44}$/.test(accessKey)) throw new Error('access key is not 44 digits');
     const url = `${baseUrl.replace(/\/+$/, '')}/v2/nfes_recebidas/${accessKey}.json?completa=1`;
     received = await exchange(url, token, AbortSignal.timeout(timeoutMs), maxBytes);
+    const transcoded = transcodeProviderBody(received.body);
+    if (transcoded) return { transcoded };
     const document = parseProviderJson(received.body);
     assertProviderDocument(document);
-    return document;
+    return { document };
   } catch (error) {
     const failure = error instanceof ProviderFailure ? error : undefined;
     const body = failure ? failure.body : received?.body.toString('utf8', 0, LOGGED_BODY_CHARS);
@@ -80,16 +87,32 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
       excerpt.toString(),
     );
   }
-  const content = await readCapped(body, maxBytes + 1);
+  const content = await readCapped(body, maxBytes + 1, declared);
   if (content.length > maxBytes) throw new ProviderFailure('body over the size limit', statusCode);
   return { status: statusCode, body: content };
 }
 
-/** Reads at most `limit` bytes, then destroys the stream so the rest is never downloaded. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, limit: number) {
+/**
+ * Reads at most `limit` bytes, then destroys the stream so the rest is never downloaded. With a
+ * declared length the chunks are copied into one buffer as they come: the body is never held
+ * twice (chunks, then their concatenation).
+ */
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  limit: number,
+  declared = NaN,
+) {
+  let into = declared >= 0 && declared < limit ? Buffer.allocUnsafe(declared) : null;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
+    if (into && size + chunk.length <= into.length) {
+      chunk.copy(into, size);
+      size += chunk.length;
+      continue;
+    }
+    if (into) chunks.push(into.subarray(0, size));
+    into = null;
     chunks.push(chunk);
     size += chunk.length;
     if (size >= limit) {
@@ -97,7 +120,7 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): unknown }, 
       return Buffer.concat(chunks).subarray(0, limit);
     }
   }
-  return Buffer.concat(chunks);
+  return into ? into.subarray(0, size) : Buffer.concat(chunks);
 }
 
 function describe(error: unknown): string {

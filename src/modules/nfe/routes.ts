@@ -13,6 +13,8 @@ import {
 } from './nfe-schema.ts';
 import { getReceivedNfe, listReceivedNfe } from './nfe-service.ts';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 const commonErrors = {
   400: ErrorResponse,
   401: ErrorResponse,
@@ -39,7 +41,11 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: NfeListResponse, ...commonErrors },
       },
     },
-    async (request) => listReceivedNfe(app.ctx.db, request.restaurantId, request.query),
+    async (request, reply) => {
+      // Already JSON bytes, written without the schema serialiser (list-body.ts says why).
+      const body = await listReceivedNfe(app.ctx.db, request.restaurantId, request.query);
+      return reply.type(JSON_TYPE).send(body);
+    },
   );
 
   app.get<{ Params: { nfe_received_id: string } }>(
@@ -66,7 +72,15 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: NfeDetailResponse, ...commonErrors, 502: ErrorResponse },
       },
     },
-    async (request) =>
-      getReceivedNfe(app.ctx, request.restaurantId, request.params.nfe_received_id, request.log),
+    async (request, reply) => {
+      const detail = await getReceivedNfe(
+        app.ctx,
+        request.restaurantId,
+        request.params.nfe_received_id,
+        request.log,
+      );
+      // Bytes already (provider-transcode.ts); a body off that path is mapped and serialised by the schema.
+      return Buffer.isBuffer(detail) ? reply.type(JSON_TYPE).send(detail) : detail;
+    },
   );
 }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { NfeDetailResponse } from '../../../src/modules/nfe/detail-schema.ts';
 import { startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
+import { mapReceivedNfe, mapReceivedNfeDetail } from '../../../src/modules/nfe/nfe-map.ts';
+import { findNote } from '../../../src/modules/nfe/nfe-repository.ts';
 import { parseProviderJson, rawJSON } from '../../../src/modules/nfe/provider-json.ts';
 import { assertProviderDocument, mapProviderDetail } from '../../../src/modules/nfe/provider-mapping.ts';
 import {
@@ -18,6 +21,7 @@ import {
   type NoteInput,
 } from '../../support/nfe-world.ts';
 import { bearerFor, sessionFor } from '../../support/tokens.ts';
+import { schemaSerialiser } from './schema-serialiser.ts';
 
 const BELLA_TOKEN = 'tok-bella-SECRET-41c9';
 const THIRD_TOKEN = 'tok-third-SECRET-77aa';
@@ -230,6 +234,32 @@ test('GET /v1/nfe-received/info/{id}', async (t) => {
     assert.match(res.body, /"codigo_futuro_documento":7\.50/);
     assert.match(res.body, /"valor_unitario_tributavel":"12\.3456789012"/);
   });
+
+  await t.test(
+    'the body is, byte for byte, what the schema serialiser wrote for the mapped note',
+    async () => {
+      const old = await schemaSerialiser(NfeDetailResponse);
+      t.after(() => old.close());
+      const big = await note(
+        { brand_id: bella, return_reference: 'DEV-9', sped: JSON.stringify({ texto: 'x'.repeat(20_000) }) },
+        { documento_emitente: '12.345.678/0001-99', campo_topo: rawJSON('1.50') },
+      );
+      for (const { id, access_key } of [full, big]) {
+        const res = await ok(id);
+        assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+        const row = await findNote(db, main, id);
+        const document = parseProviderJson(JSON.stringify(documents.get(access_key)));
+        assertProviderDocument(document);
+        const mapped = mapProviderDetail(document);
+        const local = mapReceivedNfe(row as NonNullable<typeof row>, null);
+        const expected = await old.serialise(
+          mapReceivedNfeDetail(local, mapped, { providerId: supplier, returnInProgress: false }),
+        );
+        assert.equal(res.body, expected.body);
+        assert.equal(res.headers['content-length'], String(Buffer.byteLength(expected.body)));
+      }
+    },
+  );
 
   await t.test('the protocol carries its nine fields as text', async () => {
     const { protocol } = (await ok(full.id)).json();

@@ -3,8 +3,8 @@ import { after, before, beforeEach, test } from 'node:test';
 import { request } from 'undici';
 import { AppError } from '../../../src/http/errors.ts';
 import { type FiscalSimulator, startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
-import { fetchReceivedNfe } from '../../../src/modules/nfe/provider-client.ts';
-import { mapProviderDetail } from '../../../src/modules/nfe/provider-mapping.ts';
+import { fetchProviderAnswer, type ProviderAnswer } from '../../../src/modules/nfe/provider-client.ts';
+import { mapProviderDetail, mapProviderSummary } from '../../../src/modules/nfe/provider-mapping.ts';
 import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
 
 const TOKEN = 'tok-SECRET-9f8e7d';
@@ -12,6 +12,7 @@ const KEY = '35260112345678000199550010000012341000012345';
 const SUMMARY_KEY = '35260112345678000199550010000099991000099990';
 const ECHO_KEY = '35260112345678000199550010000077771000077770';
 const BIG_KEY = '35260112345678000199550010000066661000066660';
+const ODD_KEY = '35260112345678000199550010000055551000055550';
 const note = {
   access_key: KEY,
   issuer_name: 'Distribuidora Sul',
@@ -25,8 +26,15 @@ let logged: { details: Record<string, unknown>; message: string }[] = [];
 const logger = {
   warn: (details: Record<string, unknown>, message: string) => logged.push({ details, message }),
 };
-const fetchNote = (overrides: Partial<Parameters<typeof fetchReceivedNfe>[0]> = {}) =>
-  fetchReceivedNfe({ baseUrl: simulator.url, token: TOKEN, accessKey: KEY, logger, ...overrides });
+const fetchNote = (overrides: Partial<Parameters<typeof fetchProviderAnswer>[0]> = {}) =>
+  fetchProviderAnswer({ baseUrl: simulator.url, token: TOKEN, accessKey: KEY, logger, ...overrides });
+
+/** The invoice and protocol bytes of a transcoded answer, as JSON. */
+function transcodedJson(answer: ProviderAnswer) {
+  assert.ok('transcoded' in answer, 'expected the fast path');
+  const { body, start, end } = answer.transcoded;
+  return JSON.parse(`{${body.toString('utf8', start + 1, end)}}`);
+}
 
 before(async () => {
   const notes = new Map<string, Record<string, unknown> | string>([
@@ -34,6 +42,14 @@ before(async () => {
     [SUMMARY_KEY, buildProviderDocument({ ...note, access_key: SUMMARY_KEY }, { summaryOnly: true })],
     [ECHO_KEY, `[{"erro":"token ${TOKEN} recusado"}]`],
     [BIG_KEY, JSON.stringify({ padding: 'x'.repeat(4000) })],
+    // A duplicate key: JSON.parse keeps the last one; the fast path leaves such bodies to it.
+    [
+      ODD_KEY,
+      JSON.stringify(buildProviderDocument({ ...note, access_key: ODD_KEY })).replace(
+        '{',
+        '{"situacao":"x",',
+      ),
+    ],
   ]);
   simulator = await startFiscalSimulator({
     notes,
@@ -67,19 +83,31 @@ async function assertUpstreamFailure(attempt: Promise<unknown>, status: number |
   assert.equal(logged[0].details.provider_status, status);
 }
 
-test('a full note comes back as the provider document, numbers keeping their text', async () => {
-  const document = await fetchNote();
-  const detail = JSON.parse(JSON.stringify(mapProviderDetail(document)));
-  assert.equal(detail.invoice.items[0].commercial.valor_unitario_comercial, '12.3456789012');
-  assert.equal(detail.invoice.totals.valor_frete, '10.50');
-  assert.equal(detail.summary.total, '300.00');
+test('a full note comes back transcoded, numbers keeping their text', async () => {
+  const answer = await fetchNote();
+  const { invoice } = transcodedJson(answer);
+  assert.equal(invoice.items[0].commercial.valor_unitario_comercial, '12.3456789012');
+  assert.equal(invoice.totals.valor_frete, '10.50');
+  assert.equal('transcoded' in answer && mapProviderSummary(answer.transcoded.summary).total, '300.00');
   assert.equal(logged.length, 0);
 });
 
 test('a summary-only note comes back with no invoice and no protocol', async () => {
-  const detail = mapProviderDetail(await fetchNote({ accessKey: SUMMARY_KEY }));
-  assert.equal(detail.invoice, null);
-  assert.equal(detail.protocol, null);
+  assert.deepEqual(transcodedJson(await fetchNote({ accessKey: SUMMARY_KEY })), {
+    invoice: null,
+    protocol: null,
+  });
+});
+
+test('a body the fast path leaves comes back parsed, as JSON.parse reads it', async () => {
+  const answer = await fetchNote({ accessKey: ODD_KEY });
+  assert.ok('document' in answer);
+  const detail = mapProviderDetail(answer.document);
+  assert.equal(detail.summary.situation, 'autorizada');
+  assert.equal(
+    detail.invoice?.totals && (detail.invoice.totals as Record<string, unknown>).valor_frete,
+    '10.50',
+  );
 });
 
 test('a wrong token (provider 403) is a 502 and the token never shows', async () => {

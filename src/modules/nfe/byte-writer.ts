@@ -1,0 +1,66 @@
+// A growing byte buffer for JSON written from slices of the provider's body (provider-transcode.ts):
+// copies of source bytes and of ASCII constants, no string in between.
+
+/**
+ * An ASCII constant (a key with its quotes and colon, a bracket), encoded once. A Buffer, as the
+ * body is: the copy loops then see one kind of array.
+ */
+export const ascii = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+export class ByteWriter {
+  bytes: Buffer;
+  length = 0;
+
+  constructor(capacity = 4096) {
+    this.bytes = Buffer.allocUnsafe(capacity);
+  }
+
+  private grow(needed: number): void {
+    let capacity = this.bytes.length * 2;
+    while (capacity < this.length + needed) capacity *= 2;
+    const bigger = Buffer.allocUnsafe(capacity);
+    bigger.set(this.bytes.subarray(0, this.length));
+    this.bytes = bigger;
+  }
+
+  byte(value: number): void {
+    if (this.length === this.bytes.length) this.grow(1);
+    this.bytes[this.length++] = value;
+  }
+
+  /** Bytes `start` to `end` (excluded) of `source`. */
+  copy(source: Uint8Array, start: number, end: number): void {
+    const count = end - start;
+    if (this.length + count > this.bytes.length) this.grow(count);
+    const target = this.bytes;
+    let at = this.length;
+    // A loop is cheaper than a native call for the short values most fields hold.
+    if (count < 48) for (let i = start; i < end; i++) target[at++] = source[i];
+    else {
+      target.set(source.subarray(start, end), at);
+      at += count;
+    }
+    this.length = at;
+  }
+
+  /** Bytes `start` to `end` of `source` in double quotes (a number written as text). */
+  quoted(source: Uint8Array, start: number, end: number): void {
+    const count = end - start + 2;
+    if (this.length + count > this.bytes.length) this.grow(count);
+    const target = this.bytes;
+    let at = this.length;
+    target[at++] = 0x22;
+    for (let i = start; i < end; i++) target[at++] = source[i];
+    target[at++] = 0x22;
+    this.length = at;
+  }
+
+  constant(value: Uint8Array): void {
+    this.copy(value, 0, value.length);
+  }
+
+  /** Any text, as UTF-8 (the rare re-escaped string). */
+  text(value: string): void {
+    this.constant(Buffer.from(value));
+  }
+}
