@@ -19,6 +19,9 @@ export interface RestaurantsTable {
   created_at: Generated<Date>;
   /** Moved by a trigger on every catalog write (migration 0003); never written by the app. */
   catalog_version: Generated<number>;
+  /** Changed by triggers on every write to cash flows or the names they show (migration 0009);
+   * never written by the app. */
+  cash_flow_version: Generated<number>;
 }
 
 export interface BrandsTable {

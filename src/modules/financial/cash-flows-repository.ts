@@ -1,20 +1,14 @@
-// SQL of the cash-flow listing: a constant three queries per request whatever the period holds
-// (count + totals in one aggregate, the page's ids by (date, id) with OFFSET, the rows of the page
-// and their children). Every query is scoped by the restaurant; the main-entry predicates repeat
-// the partial indexes' `parent_id is null and deleted_at is null` so the planner can use them.
+// SQL of one page of the cash-flow listing, in one statement: the restaurant's cash_flow_version
+// (so the caller can check the summary it seeks from, cash-flows-summary.ts), the page's main
+// entries found by a keyset seek from the page's first (date, id), and their items; and the
+// version alone, to check a page kept in memory. Every query is
+// scoped by the restaurant; the main-entry predicates repeat the partial indexes'
+// `parent_id is null and deleted_at is null` so the planner can use them.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { CashFlowFilter } from './cash-flows-query.ts';
 
 export const PAGE_SIZE = 100;
-
-export type CashFlowTotalsRow = {
-  total: number;
-  total_earnings: string;
-  total_earnings_paid: string;
-  total_expenses: string;
-  total_expenses_paid: string;
-};
 
 export type CashFlowRow = {
   id: number;
@@ -38,10 +32,17 @@ export type CashFlowRow = {
   category_subcategory_name: string | null;
 };
 
-const dateColumn = (f: CashFlowFilter) =>
+/** Where a page starts: `skip` main entries after a page's first one (`from`) or the period's start. */
+export type PageStart = { from?: { date: string; id: number }; skip: number };
+
+/** A main entry with the date it is listed by (the due or the effective competence date). */
+export type MainRow = CashFlowRow & { sort_date: string };
+export type CashFlowPage = { version: number; mains: MainRow[]; items: CashFlowRow[] };
+
+export const dateColumn = (f: CashFlowFilter) =>
   f.dateType === 'due_date' ? ('c.due_date' as const) : ('c.effective_competence_date' as const);
 
-function mainEntries(db: Db, restaurantId: number, f: CashFlowFilter) {
+export function mainEntries(db: Db, restaurantId: number, f: CashFlowFilter) {
   let query = db
     .selectFrom('cash_flows as c')
     .where('c.restaurant_id', '=', restaurantId)
@@ -75,28 +76,7 @@ function mainEntries(db: Db, restaurantId: number, f: CashFlowFilter) {
   return query;
 }
 
-const sumOf = (condition: string) =>
-  sql<string>`round(coalesce(sum(g.value) filter (where ${sql.raw(condition)}), 0), 2)::text`;
-
-/** One scan of the covering index: four (is_earning, paid) groups, then the four totals. */
-export function cashFlowTotals(db: Db, restaurantId: number, f: CashFlowFilter): Promise<CashFlowTotalsRow> {
-  const groups = mainEntries(db, restaurantId, f)
-    .select(['c.is_earning', 'c.paid', sql<number>`count(*)`.as('n'), sql<string>`sum(c.value)`.as('value')])
-    .groupBy(['c.is_earning', 'c.paid'])
-    .as('g');
-  return db
-    .selectFrom(groups)
-    .select([
-      sql<number>`coalesce(sum(g.n), 0)::int`.as('total'),
-      sumOf('g.is_earning').as('total_earnings'),
-      sumOf('g.is_earning and g.paid').as('total_earnings_paid'),
-      sumOf('not g.is_earning').as('total_expenses'),
-      sumOf('not g.is_earning and g.paid').as('total_expenses_paid'),
-    ])
-    .executeTakeFirstOrThrow();
-}
-
-function withNames(db: Db) {
+function withNames(db: Db, restaurantId: number) {
   return db
     .selectFrom('cash_flows as c')
     .leftJoin('suppliers as s', (j) =>
@@ -131,32 +111,65 @@ function withNames(db: Db) {
       'm.name as payment_method_name',
       'c.category_subcategory_id',
       'k.name as category_subcategory_name',
-    ]);
+    ])
+    .where('c.restaurant_id', '=', restaurantId);
 }
 
-/** The page's main entries, in (date, id) order; the ids come from an index-only scan. */
-export function cashFlowPage(db: Db, restaurantId: number, f: CashFlowFilter): Promise<CashFlowRow[]> {
-  const pageIds = mainEntries(db, restaurantId, f)
+/** The restaurant's cash_flow_version alone: what checks a page kept in memory. */
+export async function readVersion(db: Db, restaurantId: number): Promise<number> {
+  const row = await db
+    .selectFrom('restaurants')
+    .select('cash_flow_version')
+    .where('id', '=', restaurantId)
+    .executeTakeFirst();
+  return row?.cash_flow_version ?? -1;
+}
+
+type PageRow = { version: number; sort_date: string | null } & CashFlowRow;
+
+/**
+ * The page that `start` points at (null: past the end, no rows), read with the version in one
+ * snapshot. Items come only under invoices and titles, live ones, by id; main entries by (date, id)
+ * (the ids from an index-only scan).
+ */
+export async function readPage(
+  db: Db,
+  restaurantId: number,
+  f: CashFlowFilter,
+  start: PageStart | null,
+): Promise<CashFlowPage> {
+  const date = dateColumn(f);
+  const from = start?.from;
+  const ids = mainEntries(db, restaurantId, f)
     .select('c.id')
-    .orderBy(dateColumn(f))
+    .$if(from !== undefined, (q) =>
+      q.where((eb) => eb(eb.refTuple(date, 'c.id'), '>=', eb.tuple(from!.date, from!.id))),
+    )
+    .orderBy(date)
     .orderBy('c.id')
-    .limit(PAGE_SIZE)
-    .offset(f.offset);
-  return withNames(db)
-    .where('c.restaurant_id', '=', restaurantId)
-    .where('c.id', 'in', () => pageIds)
-    .orderBy(dateColumn(f))
-    .orderBy('c.id')
-    .execute() as Promise<CashFlowRow[]>;
-}
-
-export function cashFlowItems(db: Db, restaurantId: number, parentIds: number[]): Promise<CashFlowRow[]> {
-  if (parentIds.length === 0) return Promise.resolve([]);
-  return withNames(db)
-    .where('c.restaurant_id', '=', restaurantId)
-    .where('c.parent_id', 'in', parentIds)
-    .where('c.deleted_at', 'is', null)
-    .orderBy('c.parent_id')
-    .orderBy('c.id')
-    .execute() as Promise<CashFlowRow[]>;
+    .limit(start ? PAGE_SIZE : 0)
+    .offset(start?.skip ?? 0);
+  const mainRows = withNames(db, restaurantId)
+    .select(sql<string>`${sql.ref(date)}`.as('sort_date'))
+    .where('c.id', 'in', sql<number>`(select id from page)`);
+  const itemRows = withNames(db, restaurantId)
+    .select(sql<null>`null::date`.as('sort_date'))
+    .where('c.parent_id', 'in', sql<number>`(select id from page)`)
+    .where('c.deleted_at', 'is', null);
+  const { rows } = await sql<PageRow>`with page as ${ids}
+    select v.version, x.* from (select cash_flow_version as version from restaurants where id = ${restaurantId}) v
+    left join (${mainRows} union all ${itemRows}) x on true
+    order by x.parent_id nulls first, x.sort_date, x.id`.execute(db);
+  const version = rows[0]?.version ?? -1;
+  const entries = rows[0]?.id == null ? [] : rows;
+  const split = entries.findIndex((row) => row.parent_id !== null);
+  const mains = (split < 0 ? entries : entries.slice(0, split)) as MainRow[];
+  // entry_type is not in the covering index: the items of anything but an invoice or a title
+  // (which only SQL written by hand could make) are dropped here, as they always were.
+  const parents = new Set(mains.filter((row) => row.entry_type !== 'standalone').map((row) => row.id));
+  return {
+    version,
+    mains,
+    items: split < 0 ? [] : entries.slice(split).filter((row) => parents.has(row.parent_id!)),
+  };
 }

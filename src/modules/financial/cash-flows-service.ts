@@ -1,40 +1,111 @@
-// The cash-flow listing use case: validate the period, read totals and the page, attach items.
+// The cash-flow listing use case. A page already rendered at the restaurant's current
+// cash_flow_version is sent again as it is (one indexed read). Otherwise the page is read with the
+// summary of its period and filters (count, totals, the page starts learnt so far: a walk seeks
+// each next page from the previous one's start instead of skipping every page before it). A kept
+// summary is used while the version read in the page's own statement is the one it was computed
+// at; if a write lands between computing a summary and reading the page, both are read again in
+// one repeatable-read snapshot. Rendered pages are kept for the version they were read at.
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import { mapCashFlow } from './cash-flows-map.ts';
-import { parseCashFlowQuery } from './cash-flows-query.ts';
 import {
+  countRead,
+  createVersionedLru,
+  MAX_PAGE_BYTES,
+  MAX_SUMMARY_BYTES,
+  type ReadSource,
+  summaryKey,
+  type VersionedLru,
+} from './cash-flows-cache.ts';
+import { mapCashFlow } from './cash-flows-map.ts';
+import { type CashFlowFilter, parseCashFlowQuery } from './cash-flows-query.ts';
+import {
+  type CashFlowPage,
   type CashFlowRow,
-  cashFlowItems,
-  cashFlowPage,
-  cashFlowTotals,
   PAGE_SIZE,
+  readPage,
+  readVersion,
 } from './cash-flows-repository.ts';
 import type { CashFlowsQuerystring, CashFlowsResponse } from './cash-flows-schema.ts';
+import { type CashFlowSummary, learnStarts, loadSummary, pageStart } from './cash-flows-summary.ts';
 
-export async function listCashFlows(
-  db: Db,
-  restaurantId: number,
-  query: CashFlowsQuerystring,
-): Promise<Static<typeof CashFlowsResponse>> {
-  const filter = parseCashFlowQuery(query);
-  const [totals, page] = await Promise.all([
-    cashFlowTotals(db, restaurantId, filter),
-    cashFlowPage(db, restaurantId, filter),
-  ]);
-  const parents = page.filter((row) => row.entry_type !== 'standalone').map((row) => row.id);
-  const children = Map.groupBy(await cashFlowItems(db, restaurantId, parents), (row) => row.parent_id);
-  const { total, ...sums } = totals;
+export type Listing = Static<typeof CashFlowsResponse>;
+/** The route's own serialiser (its response schema), so a kept page has the bytes it always had. */
+export type Render = (listing: Listing) => string;
+type Rendered = { version: number; body: Buffer };
+
+function listing(f: CashFlowFilter, summary: CashFlowSummary, page: CashFlowPage): Listing {
+  const children = Map.groupBy(page.items, (row) => row.parent_id);
   return {
-    total,
-    count: page.length,
-    remaining: Math.max(0, total - filter.offset - page.length),
+    total: summary.total,
+    count: page.mains.length,
+    remaining: Math.max(0, summary.total - f.offset - page.mains.length),
     limit: PAGE_SIZE,
-    offset: filter.offset,
-    start_date: filter.startDate,
-    end_date: filter.endDate,
-    date_type: filter.dateType,
-    totals: sums,
-    cash_flows: page.map((row) => mapCashFlow(row, children.get(row.id) ?? ([] as CashFlowRow[]))),
+    offset: f.offset,
+    start_date: f.startDate,
+    end_date: f.endDate,
+    date_type: f.dateType,
+    totals: summary.totals,
+    cash_flows: page.mains.map((row) => mapCashFlow(row, children.get(row.id) ?? ([] as CashFlowRow[]))),
+  };
+}
+
+export type CashFlowCaches = { summaries: VersionedLru<CashFlowSummary>; pages: VersionedLru<Rendered> };
+
+/** One set per app instance; other instances' writes reach it through cash_flow_version. */
+export function createCashFlowCaches(): CashFlowCaches {
+  return {
+    // Counted at their largest: every page start of the period learnt.
+    summaries: createVersionedLru(MAX_SUMMARY_BYTES, (s) => 300 + 120 * Math.ceil(s.total / PAGE_SIZE)),
+    pages: createVersionedLru(MAX_PAGE_BYTES, (p) => p.body.length),
+  };
+}
+
+export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCaches = createCashFlowCaches()) {
+  /** The listing with the version it is exact for; the summary learns the page's starts. */
+  async function read(restaurantId: number, f: CashFlowFilter, key: string) {
+    const done = (source: ReadSource, summary: CashFlowSummary, page: CashFlowPage) => {
+      countRead(source);
+      learnStarts(summary, f.offset, page);
+      return { version: page.version, listing: listing(f, summary, page) };
+    };
+    const cached = summaries.get(key);
+    if (cached) {
+      const page = await readPage(db, restaurantId, f, pageStart(cached, f.offset));
+      if (page.version === cached.version) return done('summary', cached, page);
+    }
+    // Without a summary the page skips from the period's start, while the summary is computed.
+    const [loaded, page] = await Promise.all([
+      summaries.load(key, () => loadSummary(db, restaurantId, f)),
+      readPage(db, restaurantId, f, { skip: f.offset }),
+    ]);
+    if (page.version === loaded.version) return done('load', loaded, page);
+    // A write landed between the two statements: both again, in one snapshot.
+    const snapshot = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => ({
+        summary: await loadSummary(tx, restaurantId, f),
+        page: await readPage(tx, restaurantId, f, { skip: f.offset }),
+      }));
+    summaries.set(key, snapshot.summary);
+    return done('snapshot', snapshot.summary, snapshot.page);
+  }
+
+  return {
+    /** The page as UTF-8 JSON. */
+    async list(restaurantId: number, query: CashFlowsQuerystring, render: Render): Promise<Buffer> {
+      const f = parseCashFlowQuery(query);
+      const key = summaryKey(restaurantId, f);
+      const pageKey = `${key}${f.offset}`;
+      const kept = pages.get(pageKey);
+      if (kept && kept.version === (await readVersion(db, restaurantId))) {
+        countRead('page');
+        return kept.body;
+      }
+      const { version, listing } = await read(restaurantId, f, key);
+      const body = Buffer.from(render(listing));
+      pages.set(pageKey, { version, body });
+      return body;
+    },
   };
 }

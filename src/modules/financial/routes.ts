@@ -6,9 +6,10 @@ import {
   CashFlowsResponse,
   ErrorResponse,
 } from './cash-flows-schema.ts';
-import { listCashFlows } from './cash-flows-service.ts';
+import { createCashFlowService } from './cash-flows-service.ts';
 
 export async function financialRoutes(app: FastifyInstance): Promise<void> {
+  const cashFlows = createCashFlowService(app.ctx.db);
   app.get<{ Querystring: CashFlowsQuerystring }>(
     '/v1/financial/cash-flows',
     {
@@ -33,6 +34,12 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (request) => listCashFlows(app.ctx.db, request.restaurantId, request.query),
+    async (request, reply) => {
+      // Rendered by the 200 schema's serialiser (reply.serialize), then kept and sent as bytes.
+      const body = await cashFlows.list(request.restaurantId, request.query, (page) =>
+        String(reply.serialize(page)),
+      );
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 }
