@@ -22,6 +22,8 @@ export interface RestaurantsTable {
   /** Changed by triggers on every write to cash flows or the names they show (migration 0009);
    * never written by the app. */
   cash_flow_version: Generated<number>;
+  /** Changed by triggers on every write to received NF-e or brands (migration 0010); never written by the app. */
+  nfe_version: Generated<number>;
 }
 
 export interface BrandsTable {

@@ -2,18 +2,19 @@
 // restaurants.catalog_version it was loaded at. A trigger moves the version in the same
 // transaction as any catalog write (migration 0003), so once a write has returned every instance
 // reads a new version and reloads: an entry is only ever served for the version it was loaded at.
-// The menu (assembled catalogs) and the legacy product listing (rendered JSON) both use it.
+// The menu (assembled catalogs) and the legacy product listing (rendered JSON) both use it, keyed
+// by restaurant; the received NF-e list (rendered JSON) keys it by restaurant and query, as text.
 
 /** What an entry must say about itself: the version it holds, and its size for the budget. */
 export type Versioned = { version: number; bytes: number };
 
 export type ReadSource = 'memory' | 'database';
 
-export type VersionedCache<T extends Versioned> = {
+export type VersionedCache<T extends Versioned, K extends string | number = number> = {
   /** The entry for `version`: from memory, or from `load` (shared by concurrent callers). */
-  get(key: number, version: number, load: () => Promise<T>): Promise<T>;
+  get(key: K, version: number, load: () => Promise<T>): Promise<T>;
   /** The entry in memory for `key`, whatever its version (the caller checks it); never loads. */
-  held(key: number): T | undefined;
+  held(key: K): T | undefined;
 };
 
 export type VersionedCacheOptions = {
@@ -23,15 +24,18 @@ export type VersionedCacheOptions = {
   onRead?: (source: ReadSource) => void;
 };
 
-export function createVersionedCache<T extends Versioned>(options: VersionedCacheOptions): VersionedCache<T> {
+export function createVersionedCache<T extends Versioned, K extends string | number = number>(
+  options: VersionedCacheOptions,
+): VersionedCache<T, K> {
   const { maxBytes, onRead = () => {} } = options;
-  const entries = new Map<number, T>();
+  const entries = new Map<K, T>();
   // Requests that see the same version share one load; the load starts after that version
-  // was read, so its snapshot holds every write the version stands for.
+  // was read, so its snapshot holds every write the version stands for. The version is a number
+  // and comes last, so `key:version` names one pair even when a text key holds colons.
   const loading = new Map<string, Promise<T>>();
   let cachedBytes = 0;
 
-  function store(key: number, value: T): void {
+  function store(key: K, value: T): void {
     const previous = entries.get(key);
     if (previous) {
       if (previous.version > value.version) return;
@@ -48,7 +52,7 @@ export function createVersionedCache<T extends Versioned>(options: VersionedCach
     }
   }
 
-  function held(key: number): T | undefined {
+  function held(key: K): T | undefined {
     const cached = entries.get(key);
     if (cached === undefined) return undefined;
     // Map order is insertion order: re-inserting marks it most recently used.

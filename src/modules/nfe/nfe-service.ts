@@ -1,13 +1,13 @@
 // The received NF-e use cases: the list (local notes of a period and a brand) and the detail
 // (the local note, enriched by one provider query made with the brand's fiscal credential).
-// Nothing here writes, caches or manifests.
+// Nothing here writes or manifests; list-cache.ts keeps rendered lists.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
 import { receivedNfeListBody } from './list-body.ts';
-import { MAX_ID, parseNfeListQuery } from './list-query.ts';
+import { MAX_ID, type NfeListFilter } from './list-query.ts';
 import { type DetailExtras, mapReceivedNfe, mapReceivedNfeDetail, receivedNfeDetailBody } from './nfe-map.ts';
 import {
   findActiveBrand,
@@ -19,17 +19,18 @@ import {
   listNotes,
   type NoteRow,
 } from './nfe-repository.ts';
-import type { NfeListQuerystring } from './nfe-schema.ts';
 import { fetchProviderAnswer } from './provider-client.ts';
 import { mapProviderDetail, mapProviderRecipient, mapProviderSummary } from './provider-mapping.ts';
 
-/** The list's JSON body (the route's response schema documents it; list-bytes.test.ts holds it to it). */
-export async function listReceivedNfe(
+/**
+ * The list's JSON body for a checked query, read from the database (the route's response schema
+ * documents it; list-bytes.test.ts holds it to it). list-cache.ts keeps it per nfe_version.
+ */
+export async function renderReceivedNfeList(
   db: Db,
   restaurantId: number,
-  query: NfeListQuerystring,
+  filter: NfeListFilter,
 ): Promise<Buffer> {
-  const filter = parseNfeListQuery(query);
   const defaultBrand = (await findDefaultBrand(db, restaurantId)) ?? null;
   let selected = defaultBrand;
   if (filter.brandId !== undefined) {

@@ -3,6 +3,7 @@
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { NfeDetailResponse } from './detail-schema.ts';
+import { createNfeListReader } from './list-cache.ts';
 import {
   ErrorResponse,
   NfeDetailParams,
@@ -11,7 +12,7 @@ import {
   type NfeListQuerystring,
   NfeListResponse,
 } from './nfe-schema.ts';
-import { getReceivedNfe, listReceivedNfe } from './nfe-service.ts';
+import { getReceivedNfe } from './nfe-service.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -26,6 +27,7 @@ const commonErrors = {
 };
 
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
+  const readList = createNfeListReader(app.ctx.db);
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
@@ -42,8 +44,9 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      // Already JSON bytes, written without the schema serialiser (list-body.ts says why).
-      const body = await listReceivedNfe(app.ctx.db, request.restaurantId, request.query);
+      // Already JSON bytes, written without the schema serialiser (list-body.ts says why) and kept
+      // per nfe_version (list-cache.ts).
+      const body = await readList(request.restaurantId, request.query);
       return reply.type(JSON_TYPE).send(body);
     },
   );

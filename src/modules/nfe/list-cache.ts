@@ -1,0 +1,62 @@
+// GET /v1/nfe-received answered from rendered lists kept per instance. An entry is the list's JSON
+// for one restaurant and one checked query (period to the millisecond, pendente, brand_id: all the
+// answer depends on; nothing in it depends on the clock), held for the restaurants.nfe_version it
+// was rendered at. Every read first reads that version (one indexed read): migration 0010 changes it
+// in the same transaction as any write to notes or brands, by the importer, psql or another
+// instance, so a write is in the very next read and a stale list is never served.
+import { Counter } from 'prom-client';
+import type { Db } from '../../db/database.ts';
+import { createVersionedCache } from '../../lib/versioned-cache.ts';
+import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
+import { readNfeVersion } from './nfe-repository.ts';
+import type { NfeListQuerystring } from './nfe-schema.ts';
+import { renderReceivedNfeList } from './nfe-service.ts';
+
+const reads = new Counter({
+  name: 'nfe_list_reads_total',
+  help: 'GET /v1/nfe-received reads by where the list came from: memory, or a render from the database',
+  labelNames: ['source'],
+});
+
+/** Rendered lists of all restaurants and queries kept per instance; a larger list is rendered per read. */
+export const NFE_LIST_CACHE_BYTES = 16 * 1024 * 1024;
+
+type RenderedList = { version: number; bytes: number; body: Buffer };
+
+/** Everything the answer depends on besides the data: two queries with one key answer the same bytes. */
+export function listKey(restaurantId: number, filter: NfeListFilter): string {
+  const { start, endInclusive, pending, brandId } = filter;
+  return JSON.stringify([restaurantId, start.getTime(), endInclusive.getTime(), pending, brandId ?? null]);
+}
+
+/** The body alone in its memory: the writer's buffer has room to spare. */
+function exact(body: Buffer): Buffer {
+  if (body.buffer.byteLength === body.length) return body;
+  const copy = Buffer.allocUnsafeSlow(body.length);
+  body.copy(copy);
+  return copy;
+}
+
+export type NfeListReader = (restaurantId: number, query: NfeListQuerystring) => Promise<Buffer>;
+
+/** One per app instance; other instances' writes reach it through nfe_version. */
+export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): NfeListReader {
+  const cache = createVersionedCache<RenderedList, string>({
+    maxBytes,
+    onRead: (source) => reads.inc({ source }),
+  });
+  return async (restaurantId, query) => {
+    // Query errors first, as without the cache; a brand error comes from the render and is not kept.
+    const filter = parseNfeListQuery(query);
+    const version = await readNfeVersion(db, restaurantId);
+    // No such restaurant (a token outliving it): nothing to keep.
+    if (version === undefined) return renderReceivedNfeList(db, restaurantId, filter);
+    const key = listKey(restaurantId, filter);
+    const list = await cache.get(key, version, async () => {
+      const body = await renderReceivedNfeList(db, restaurantId, filter);
+      const bytes = body.length + 2 * key.length + 100;
+      return { version, bytes, body: bytes <= maxBytes ? exact(body) : body };
+    });
+    return list.body;
+  };
+}
