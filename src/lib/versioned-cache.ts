@@ -1,50 +1,71 @@
-// Per-instance cache of values derived from a restaurant's catalog, each held for the exact
-// restaurants.catalog_version it was loaded at. A trigger moves the version in the same
-// transaction as any catalog write (migration 0003), so once a write has returned every instance
-// reads a new version and reloads: an entry is only ever served for the version it was loaded at.
-// The menu (assembled catalogs) and the legacy product listing (rendered JSON) both use it, keyed
-// by restaurant; the received NF-e list (rendered JSON) keys it by restaurant and query, as text.
+// Per-instance cache of values derived from a restaurant's data, each held for the exact data
+// version it was loaded at (restaurants.catalog_version, cash_flow_version, nfe_version). Triggers
+// move a version in the same transaction as any write to what it covers (migrations 0003, 0009,
+// 0010), so once a write has returned every instance reads a new version and reloads: an entry is
+// only ever served for the version it was loaded at. Users: the menu (assembled catalogs) and the
+// legacy product listing, keyed by restaurant; the received NF-e list and the cash-flow summaries
+// and pages, keyed by restaurant and query, as text. Least recently used keys go first past the
+// byte budget.
 
 /** What an entry must say about itself: the version it holds, and its size for the budget. */
 export type Versioned = { version: number; bytes: number };
 
 export type ReadSource = 'memory' | 'database';
 
-export type VersionedCache<T extends Versioned, K extends string | number = number> = {
+export type VersionedCache<T extends { version: number }, K extends string | number = number> = {
   /** The entry for `version`: from memory, or from `load` (shared by concurrent callers). */
   get(key: K, version: number, load: () => Promise<T>): Promise<T>;
   /** The entry in memory for `key`, whatever its version (the caller checks it); never loads. */
   held(key: K): T | undefined;
+  /**
+   * For a value whose version only its load learns (it reads the version in the same statement):
+   * concurrent callers of one key share one load, and the result is kept.
+   */
+  load(key: K, load: () => Promise<T>): Promise<T>;
+  /** Keeps a value read elsewhere (an older version never replaces a newer one). */
+  set(key: K, value: T): void;
 };
 
-export type VersionedCacheOptions = {
+export type VersionedCacheBase = {
   /** Bytes kept per instance; least recently used keys go first past it. */
   maxBytes: number;
   /** Called on every get(), with where the value came from (for a metric). */
   onRead?: (source: ReadSource) => void;
 };
 
-export function createVersionedCache<T extends Versioned, K extends string | number = number>(
-  options: VersionedCacheOptions,
+export type VersionedCacheOptions<T> = VersionedCacheBase & {
+  /** An entry's size for the budget: its `bytes` by default (give it when entries have none). */
+  sizeOf?: (value: T) => number;
+};
+
+export function createVersionedCache<T extends { version: number }, K extends string | number = number>(
+  options: VersionedCacheOptions<T>,
 ): VersionedCache<T, K> {
-  const { maxBytes, onRead = () => {} } = options;
-  const entries = new Map<K, T>();
+  const {
+    maxBytes,
+    onRead = () => {},
+    sizeOf = (value: T) => (value as Partial<Versioned>).bytes ?? 0,
+  } = options;
+  const entries = new Map<K, { value: T; bytes: number }>();
   // Requests that see the same version share one load; the load starts after that version
   // was read, so its snapshot holds every write the version stands for. The version is a number
-  // and comes last, so `key:version` names one pair even when a text key holds colons.
+  // and comes last, so `key:version` names one pair even when a text key holds colons. A load
+  // whose version is not known beforehand is shared under the key alone, in a map of its own.
   const loading = new Map<string, Promise<T>>();
+  const loadingByKey = new Map<string, Promise<T>>();
   let cachedBytes = 0;
 
-  function store(key: K, value: T): void {
+  function set(key: K, value: T): void {
     const previous = entries.get(key);
     if (previous) {
-      if (previous.version > value.version) return;
+      if (previous.value.version > value.version) return;
       entries.delete(key);
       cachedBytes -= previous.bytes;
     }
-    if (value.bytes > maxBytes) return;
-    entries.set(key, value);
-    cachedBytes += value.bytes;
+    const bytes = sizeOf(value);
+    if (bytes > maxBytes) return;
+    entries.set(key, { value, bytes });
+    cachedBytes += bytes;
     for (const [id, entry] of entries) {
       if (cachedBytes <= maxBytes) break;
       entries.delete(id);
@@ -58,11 +79,26 @@ export function createVersionedCache<T extends Versioned, K extends string | num
     // Map order is insertion order: re-inserting marks it most recently used.
     entries.delete(key);
     entries.set(key, cached);
-    return cached;
+    return cached.value;
+  }
+
+  function shared(pendings: Map<string, Promise<T>>, key: K, id: string, load: () => Promise<T>) {
+    let pending = pendings.get(id);
+    if (!pending) {
+      pending = load().finally(() => pendings.delete(id));
+      pendings.set(id, pending);
+      pending.then(
+        (value) => set(key, value),
+        () => {},
+      );
+    }
+    return pending;
   }
 
   return {
     held,
+    set,
+    load: (key, load) => shared(loadingByKey, key, String(key), load),
     async get(key, version, load) {
       const cached = held(key);
       if (cached?.version === version) {
@@ -70,17 +106,7 @@ export function createVersionedCache<T extends Versioned, K extends string | num
         return cached;
       }
       onRead('database');
-      const id = `${key}:${version}`;
-      let pending = loading.get(id);
-      if (!pending) {
-        pending = load().finally(() => loading.delete(id));
-        loading.set(id, pending);
-        pending.then(
-          (value) => store(key, value),
-          () => {},
-        );
-      }
-      return pending;
+      return shared(loading, key, `${key}:${version}`, load);
     },
   };
 }

@@ -7,14 +7,13 @@
 // one repeatable-read snapshot. Rendered pages are kept for the version they were read at.
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts';
 import {
   countRead,
-  createVersionedLru,
   MAX_PAGE_BYTES,
   MAX_SUMMARY_BYTES,
   type ReadSource,
   summaryKey,
-  type VersionedLru,
 } from './cash-flows-cache.ts';
 import { mapCashFlow } from './cash-flows-map.ts';
 import { type CashFlowFilter, parseCashFlowQuery } from './cash-flows-query.ts';
@@ -49,14 +48,25 @@ function listing(f: CashFlowFilter, summary: CashFlowSummary, page: CashFlowPage
   };
 }
 
-export type CashFlowCaches = { summaries: VersionedLru<CashFlowSummary>; pages: VersionedLru<Rendered> };
+export type CashFlowCaches = {
+  summaries: VersionedCache<CashFlowSummary, string>;
+  pages: VersionedCache<Rendered, string>;
+};
+/** An entry's size for the budget: its own and its key's (text keys of a hundred bytes or so). */
+const withKey = (bytes: number) => bytes + 300;
 
 /** One set per app instance; other instances' writes reach it through cash_flow_version. */
 export function createCashFlowCaches(): CashFlowCaches {
   return {
     // Counted at their largest: every page start of the period learnt.
-    summaries: createVersionedLru(MAX_SUMMARY_BYTES, (s) => 300 + 120 * Math.ceil(s.total / PAGE_SIZE)),
-    pages: createVersionedLru(MAX_PAGE_BYTES, (p) => p.body.length),
+    summaries: createVersionedCache({
+      maxBytes: MAX_SUMMARY_BYTES,
+      sizeOf: (s: CashFlowSummary) => withKey(120 * Math.ceil(s.total / PAGE_SIZE)),
+    }),
+    pages: createVersionedCache({
+      maxBytes: MAX_PAGE_BYTES,
+      sizeOf: (p: Rendered) => withKey(p.body.length),
+    }),
   };
 }
 
@@ -68,7 +78,7 @@ export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCach
       learnStarts(summary, f.offset, page);
       return { version: page.version, listing: listing(f, summary, page) };
     };
-    const cached = summaries.get(key);
+    const cached = summaries.held(key);
     if (cached) {
       const page = await readPage(db, restaurantId, f, pageStart(cached, f.offset));
       if (page.version === cached.version) return done('summary', cached, page);
@@ -97,7 +107,7 @@ export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCach
       const f = parseCashFlowQuery(query);
       const key = summaryKey(restaurantId, f);
       const pageKey = `${key}${f.offset}`;
-      const kept = pages.get(pageKey);
+      const kept = pages.held(pageKey);
       if (kept && kept.version === (await readVersion(db, restaurantId))) {
         countRead('page');
         return kept.body;

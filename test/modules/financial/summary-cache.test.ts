@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { register } from 'prom-client';
-import {
-  createVersionedLru,
-  summaryKey,
-  type VersionedLru,
-} from '../../../src/modules/financial/cash-flows-cache.ts';
+import { createVersionedCache, type VersionedCache } from '../../../src/lib/versioned-cache.ts';
+import { summaryKey } from '../../../src/modules/financial/cash-flows-cache.ts';
 import { type CashFlowFilter, parseCashFlowQuery } from '../../../src/modules/financial/cash-flows-query.ts';
 import {
   createCashFlowCaches,
@@ -56,7 +53,8 @@ test('a summary key names the restaurant and every filter, never the offset', ()
   assert.equal(new Set([key, ...keys]).size, changes.length + 1);
 });
 
-const lru = (maxBytes = 1_000_000) => createVersionedLru<CashFlowSummary>(maxBytes, (s) => s.total / 2);
+const lru = (maxBytes = 1_000_000) =>
+  createVersionedCache<CashFlowSummary, string>({ maxBytes, sizeOf: (s) => s.total / 2 });
 
 test('a page seeks from the nearest page start learnt, and past the end reads nothing', () => {
   const s = summary(1, 4);
@@ -78,16 +76,16 @@ test('a page seeks from the nearest page start learnt, and past the end reads no
 });
 
 test('a cache drops the least recently used entries past its byte cap', async () => {
-  // Each counts 50 kB (+ its key): three fit in 160 kB, four do not.
+  // Each counts 50 kB: three fit in 160 kB, four do not.
   const cache = lru(160_000);
   for (const key of ['a', 'b', 'c']) await cache.load(key, async () => summary(1, 1000));
-  assert.ok(cache.get('a'));
+  assert.ok(cache.held('a'));
   await cache.load('d', async () => summary(1, 1000));
-  assert.equal(cache.get('b'), undefined, 'b was the least recently used');
-  assert.ok(cache.get('a') && cache.get('c') && cache.get('d'));
+  assert.equal(cache.held('b'), undefined, 'b was the least recently used');
+  assert.ok(cache.held('a') && cache.held('c') && cache.held('d'));
   await cache.load('huge', async () => summary(1, 10_000));
-  assert.equal(cache.get('huge'), undefined, 'a summary larger than the cap is not kept');
-  assert.ok(cache.get('a'), 'nor does it evict the others');
+  assert.equal(cache.held('huge'), undefined, 'a summary larger than the cap is not kept');
+  assert.ok(cache.held('a'), 'nor does it evict the others');
 });
 
 test('concurrent loads of a key share one; a failed load is not kept', async () => {
@@ -105,7 +103,7 @@ test('concurrent loads of a key share one; a failed load is not kept', async () 
     cache.load('bad', async () => Promise.reject(new Error('down'))),
     /down/,
   );
-  assert.equal(cache.get('bad'), undefined);
+  assert.equal(cache.held('bad'), undefined);
   assert.equal((await cache.load('bad', async () => summary(1, 1))).version, 1, 'the next load runs again');
 });
 
@@ -113,9 +111,9 @@ test('an older summary never replaces a newer one', () => {
   const cache = lru();
   cache.set('k', summary(7, 1));
   cache.set('k', summary(6, 3));
-  assert.equal(cache.get('k')?.version, 7);
+  assert.equal(cache.held('k')?.version, 7);
   cache.set('k', summary(8, 2));
-  assert.equal(cache.get('k')?.version, 8);
+  assert.equal(cache.held('k')?.version, 8);
 });
 
 test('a summary read at another version than its page is never used: both are read in one snapshot', async (t) => {
@@ -125,9 +123,9 @@ test('a summary read at another version than its page is never used: both are re
   await buildFinancialWorld(db);
   const caches = createCashFlowCaches();
   // Each summary comes back as if read just before a write: one version behind, one entry short.
-  const racing: VersionedLru<CashFlowSummary> = {
+  const racing: VersionedCache<CashFlowSummary, string> = {
     ...caches.summaries,
-    get: () => undefined,
+    held: () => undefined,
     async load(_key, load) {
       const loaded = await load();
       return { ...loaded, version: loaded.version - 1, total: loaded.total - 1 };
