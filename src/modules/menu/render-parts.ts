@@ -2,20 +2,12 @@
 // availability.resolved can take, numbered so a catalog keeps one byte per product and outcome,
 // and the fiscal projection.
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
-import type { MenuResolvedAvailability, MenuUnavailableReason } from './types.ts';
+import { type MenuResolvedAvailability, type MenuUnavailableReason, UNAVAILABLE_REASONS } from './types.ts';
 
 /** Closes a category's products and the menu's categories alike. */
 export const END_LIST = Buffer.from(']}');
 
-const REASONS: readonly (MenuUnavailableReason | null)[] = [
-  null,
-  'sold_out',
-  'channel_unavailable',
-  'category_unavailable',
-  'outside_schedule',
-  'required_choice_unavailable',
-  'combo_minimum_unmet',
-];
+const REASONS: readonly (MenuUnavailableReason | null)[] = [null, ...UNAVAILABLE_REASONS];
 
 export type ResolvedValue = {
   /** `{"available":...,"reason":...,"schedulable":...}`, as JSON.stringify writes the object. */

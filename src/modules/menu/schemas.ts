@@ -2,6 +2,7 @@
 // serialiser, so nothing outside it (cost, fiscal_group_id, schedules) can leak.
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { UNAVAILABLE_REASONS } from './types.ts';
 
 // The query validator coerces text, so a boolean type would take '1' or '' as true/false:
 // the accepted spellings are exactly 'true' and 'false'.
@@ -61,15 +62,7 @@ const pricing = Type.Object({
 
 const reason = Type.Unsafe<string | null>({
   type: ['string', 'null'],
-  enum: [
-    'sold_out',
-    'channel_unavailable',
-    'category_unavailable',
-    'outside_schedule',
-    'required_choice_unavailable',
-    'combo_minimum_unmet',
-    null,
-  ],
+  enum: [...UNAVAILABLE_REASONS, null],
 });
 
 const availability = Type.Object({

@@ -74,13 +74,17 @@ export type MenuPriceSource = 'price_promotion' | 'price' | 'delivery_price_prom
 
 export type MenuPricingMode = 'per_kg' | 'starting_at' | 'fixed';
 
-export type MenuUnavailableReason =
-  | 'sold_out'
-  | 'channel_unavailable'
-  | 'category_unavailable'
-  | 'outside_schedule'
-  | 'required_choice_unavailable'
-  | 'combo_minimum_unmet';
+/** Why a product is not available (contract 2.4); the response schema lists the same. */
+export const UNAVAILABLE_REASONS = [
+  'sold_out',
+  'channel_unavailable',
+  'category_unavailable',
+  'outside_schedule',
+  'required_choice_unavailable',
+  'combo_minimum_unmet',
+] as const;
+
+export type MenuUnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
 export type MenuResolvedAvailability = {
   available: boolean;
