@@ -6,6 +6,7 @@
 // The JSON is written as the cursor's batches arrive, so no object graph of the whole catalog is
 // ever held, only its bytes. Where each product sits in them is kept: GET /v1/products/{id}
 // answers from there while the version holds (productDetail).
+import { ByteWriter } from '../../lib/byte-writer.ts';
 import type { Versioned } from '../../lib/versioned-cache.ts';
 import { mapProduct } from './product-map.ts';
 import type { ListingRow } from './read-repository.ts';
@@ -18,47 +19,21 @@ export type Listing = Versioned & { body: Buffer; slots: Map<number, Slot> };
 /** An estimate of what a slot costs in memory beside its bytes (the Map entry and the object). */
 const SLOT_BYTES = 96;
 
-/** UTF-8 appended in place: each string is encoded once, straight into the body. */
-function createBody(initialBytes = 64 * 1024) {
-  let buffer = Buffer.allocUnsafe(initialBytes);
-  let length = 0;
-  return {
-    get length() {
-      return length;
-    },
-    push(text: string): void {
-      // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-      const needed = length + text.length * 3;
-      if (needed > buffer.length) {
-        const grown = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
-        buffer.copy(grown, 0, 0, length);
-        buffer = grown;
-      }
-      length += buffer.write(text, length);
-    },
-    /** The bytes written, copied out when the spare room is worth giving back. */
-    take(): Buffer {
-      const used = buffer.subarray(0, length);
-      return buffer.length - length > length / 8 ? Buffer.from(used) : used;
-    },
-  };
-}
-
 export function createListingWriter() {
-  const body = createBody();
+  const body = new ByteWriter(64 * 1024);
   const slots = new Map<number, Slot>();
   let category: number | null = null;
   let firstProduct = true;
-  body.push('[');
+  body.text('[');
 
   function addProduct(row: ListingRow & { id: number }): void {
-    if (!firstProduct) body.push(',');
+    if (!firstProduct) body.text(',');
     firstProduct = false;
     const { fiscal, ...product } = mapProduct(row, { alias: false });
     const start = body.length;
-    body.push(`${JSON.stringify(product).slice(0, -1)},"fiscal":`);
+    body.text(`${JSON.stringify(product).slice(0, -1)},"fiscal":`);
     const fiscalStart = body.length;
-    body.push(`${JSON.stringify(fiscal)}}`);
+    body.text(`${JSON.stringify(fiscal)}}`);
     slots.set(row.id, { start, fiscal: fiscalStart, end: body.length });
   }
 
@@ -67,7 +42,7 @@ export function createListingWriter() {
     add(rows: ListingRow[]): void {
       for (const row of rows) {
         if (row.c_id !== category) {
-          if (category !== null) body.push(']},');
+          if (category !== null) body.text(']},');
           category = row.c_id;
           firstProduct = true;
           const head = {
@@ -76,13 +51,13 @@ export function createListingWriter() {
             position: row.c_position,
             available: row.c_available,
           };
-          body.push(`${JSON.stringify(head).slice(0, -1)},"products":[`);
+          body.text(`${JSON.stringify(head).slice(0, -1)},"products":[`);
         }
         if (row.id !== null) addProduct(row);
       }
     },
     finish(version: number): Listing {
-      body.push(category === null ? ']' : ']}]');
+      body.text(category === null ? ']' : ']}]');
       const bytes = body.take();
       return { version, bytes: bytes.length + slots.size * SLOT_BYTES, body: bytes, slots };
     },

@@ -2,7 +2,7 @@
 // found from the key just scanned (by its hash, or by guessing it is the key that came at the
 // same place in the previous object), and where each field's value is, written out group by
 // group in the contract's order.
-import { ascii, type ByteWriter } from './byte-writer.ts';
+import { ascii, type ByteWriter } from '../../lib/byte-writer.ts';
 import * as scan from './json-bytes.ts';
 
 type Group = { open: Uint8Array; first: number; last: number };

@@ -4,7 +4,7 @@
 // through a double. It only takes what it is sure JSON.parse + the mapping would give the same
 // bytes for; anything else (invalid JSON, a duplicate, numeric or escaped key, __proto__, deep
 // nesting, a summary field of the wrong type) throws OFF_PATH and the caller parses the old way.
-import { ascii, ByteWriter } from './byte-writer.ts';
+import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import { type ProviderValue, RawNumber } from './provider-json.ts';
 
 export const OFF_PATH = new Error('provider body outside the fast path');

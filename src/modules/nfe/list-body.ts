@@ -2,6 +2,7 @@
 // (fast-json-stringify) ran ajv format checks for every nullable field (its anyOf branches) and
 // JSON.stringify of 2,000 notes then needed a second pass to become bytes. The text is the
 // same, key for key: list-bytes.test.ts holds it to the serialiser's output.
+import { ByteWriter } from '../../lib/byte-writer.ts';
 import { assertSerialisable, type ReceivedNfe } from './nfe-map.ts';
 
 /** No character JSON.stringify escapes: written between quotes as it is. */
@@ -35,20 +36,12 @@ function noteJson(n: ReceivedNfe): string {
 /** `[note,note,...]` as the response schema's serialiser wrote it, as UTF-8. */
 export function receivedNfeListBody(notes: ReceivedNfe[]): Buffer {
   for (const note of notes) assertSerialisable(note);
-  let body = Buffer.allocUnsafe(notes.length * 1024 + 2);
-  let length = 0;
-  body[length++] = 0x5b;
+  const body = new ByteWriter(notes.length * 1024 + 2);
+  body.byte(0x5b);
   for (let i = 0; i < notes.length; i++) {
-    const json = noteJson(notes[i]);
-    // Three bytes per UTF-16 unit at most: never a write cut short.
-    if (body.length - length < json.length * 3 + 2) {
-      const bigger = Buffer.allocUnsafe(Math.max(body.length * 2, length + json.length * 3 + 2));
-      body.copy(bigger, 0, 0, length);
-      body = bigger;
-    }
-    if (i > 0) body[length++] = 0x2c;
-    length += body.write(json, length);
+    if (i > 0) body.byte(0x2c);
+    body.text(noteJson(notes[i]));
   }
-  body[length++] = 0x5d;
-  return body.subarray(0, length);
+  body.byte(0x5d);
+  return body.written();
 }

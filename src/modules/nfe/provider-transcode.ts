@@ -7,7 +7,7 @@
 // the same check and summary mapping. A body it does not take (json-bytes.ts says which) gives
 // null, and the caller parses it the old way.
 import { isUtf8 } from 'node:buffer';
-import { ascii, ByteWriter } from './byte-writer.ts';
+import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import { FieldLayout } from './field-layout.ts';
 import * as scan from './json-bytes.ts';
 import { SUMMARY_FIELDS } from './provider-fields.ts';

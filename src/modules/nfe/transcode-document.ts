@@ -1,7 +1,7 @@
 // The document, its items and the protocol for provider-transcode.ts: each object's named fields
 // are read into scratch (field-layout.ts) and written group by group when the object ends; the
 // fields no group names are copied, in their order, as `additional_fields`.
-import { ascii, ByteWriter } from './byte-writer.ts';
+import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import { FieldLayout } from './field-layout.ts';
 import * as scan from './json-bytes.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';

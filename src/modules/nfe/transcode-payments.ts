@@ -1,7 +1,7 @@
 // formas_pagamento in the transcoder: the one named field whose elements keep a member as JSON.
 // The mapping wrote each payment that has `tipo_integracao` as its other members (as text, in
 // their order) followed by `tipo_integracao` with its JSON type; anything else is plain text.
-import { ascii, ByteWriter } from './byte-writer.ts';
+import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import * as scan from './json-bytes.ts';
 
 const OPEN_OBJECT = 0x7b;

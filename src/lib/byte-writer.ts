@@ -1,5 +1,7 @@
-// A growing byte buffer for JSON written from slices of the provider's body (provider-transcode.ts):
-// copies of source bytes and of ASCII constants, no string in between.
+// A growing buffer of UTF-8 JSON: bytes copied from a source (the NF-e detail copies slices of the
+// provider's body, src/modules/nfe/provider-transcode.ts), ASCII constants, and text encoded
+// straight into it (the legacy product listing and the received NF-e list), never through an
+// intermediate Buffer.
 
 /**
  * An ASCII constant (a key with its quotes and colon, a bracket), encoded once. A Buffer, as the
@@ -59,8 +61,20 @@ export class ByteWriter {
     this.copy(value, 0, value.length);
   }
 
-  /** Any text, as UTF-8 (the rare re-escaped string). */
+  /** Text as UTF-8, encoded in place (a UTF-16 code unit takes at most 3 bytes of UTF-8). */
   text(value: string): void {
-    this.constant(Buffer.from(value));
+    if (this.length + value.length * 3 > this.bytes.length) this.grow(value.length * 3);
+    this.length += this.bytes.write(value, this.length);
+  }
+
+  /** The bytes written so far (a view: later writes may move them). */
+  written(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  /** The bytes written, copied out when the spare room is worth giving back (to be kept). */
+  take(): Buffer {
+    const used = this.written();
+    return this.bytes.length - this.length > this.length / 8 ? Buffer.from(used) : used;
   }
 }
