@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PreparingClient } from './prepared.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -71,6 +72,7 @@ function openPostgres(connectionString: string, max: number): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString,
     max,
+    Client: PreparingClient,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30000,
   });

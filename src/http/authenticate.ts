@@ -2,7 +2,12 @@
 // Runs at onRequest, so a caller without a valid credential learns nothing about the body.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { ACCESS_TOKEN_PREFIX, findActiveAccessToken } from '../modules/auth/access-tokens.ts';
+import { type RestaurantState, restaurantOf } from '../db/restaurant-state.ts';
+import {
+  ACCESS_TOKEN_PREFIX,
+  type AccessTokenLookup,
+  accessTokenLookup,
+} from '../modules/auth/access-tokens.ts';
 import { looksLikeSession, verifySession } from '../modules/auth/session-token.ts';
 import { errors } from './errors.ts';
 import { type Principal, principalKey, type Scope } from './principal.ts';
@@ -25,22 +30,35 @@ function rejectTokenInUrl(request: FastifyRequest): void {
   }
 }
 
-async function loadPrincipal(db: Db, token: string, sessionSecret: string): Promise<Principal> {
+type Authenticated = { principal: Principal; restaurant?: { id: number; state: RestaurantState } };
+
+async function authenticate(
+  db: Db,
+  findToken: AccessTokenLookup,
+  token: string,
+  sessionSecret: string,
+  restaurantId: number | null,
+): Promise<Authenticated> {
   if (looksLikeSession(token)) {
     const claims = verifySession(token, sessionSecret);
     if (!claims || (await sessionEnded(db, claims.jti))) throw errors.invalidToken();
-    return {
+    const principal: Principal = {
       kind: 'restaurant_session',
       sessionId: claims.jti,
       restaurantIds: [claims.restaurant_id],
       scopes: [],
     };
+    return { principal };
   }
   // API keys and refresh tokens are never accepted as Bearer (contract 5.1).
   if (!token.startsWith(ACCESS_TOKEN_PREFIX)) throw errors.invalidToken();
-  const found = await findActiveAccessToken(db, token);
+  const found = await findToken(token, restaurantId);
   if (!found) throw errors.invalidToken();
-  return { kind: found.apiKeyId ? 'api_key' : 'oauth_client', tokenId: found.id, ...found };
+  const { token: active, restaurant } = found;
+  return {
+    principal: { kind: active.apiKeyId ? 'api_key' : 'oauth_client', tokenId: active.id, ...active },
+    restaurant,
+  };
 }
 
 /** A console sign-in that was signed out (or replaced by a password change) ends its session at once. */
@@ -69,16 +87,19 @@ function checkScope(principal: Principal, scope: Scope): void {
   if (!principal.scopes.includes(scope)) throw errors.insufficientScope(scope);
 }
 
+/** The query's restaurant_id: undefined when absent, null when it is not a restaurant id. */
+function requestedRestaurant(requested: unknown): number | null | undefined {
+  if (requested === undefined) return undefined;
+  const text = String(requested);
+  return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= MAX_RESTAURANT_ID ? Number(text) : null;
+}
+
 export function resolveRestaurant(principal: Principal, requested: unknown): number {
-  let wanted: number | undefined;
-  if (requested !== undefined) {
-    const text = String(requested);
-    if (!/^[1-9]\d{0,9}$/.test(text) || Number(text) > MAX_RESTAURANT_ID) {
-      throw errors.invalidQuery('restaurant_id must be a positive integer.', [
-        { field: 'restaurant_id', message: 'must be a positive integer' },
-      ]);
-    }
-    wanted = Number(text);
+  const wanted = requestedRestaurant(requested);
+  if (wanted === null) {
+    throw errors.invalidQuery('restaurant_id must be a positive integer.', [
+      { field: 'restaurant_id', message: 'must be a positive integer' },
+    ]);
   }
   const allowed = principal.restaurantIds;
   if (wanted === undefined) {
@@ -92,17 +113,27 @@ export function resolveRestaurant(principal: Principal, requested: unknown): num
 export function installAuthentication(app: FastifyInstance, db: Db, sessionSecret: string): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('restaurantId', 0);
+  // Set by the hook below on every route with a scope, the only routes that read it.
+  app.decorateRequest('restaurant', null as never);
+  const findToken = accessTokenLookup(db);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
     rejectTokenInUrl(request);
-    const principal = await loadPrincipal(db, bearerToken(request), sessionSecret);
+    const requested = (request.query as Record<string, unknown>)?.restaurant_id;
+    const token = bearerToken(request);
+    const { principal, restaurant } = await authenticate(
+      db,
+      findToken,
+      token,
+      sessionSecret,
+      requestedRestaurant(requested) ?? null,
+    );
     request.principal = principal;
     await enforceRateLimit(app.rateLimits.data, principal, reply);
     checkScope(principal, scope);
-    request.restaurantId = resolveRestaurant(
-      principal,
-      (request.query as Record<string, unknown>)?.restaurant_id,
-    );
+    const id = resolveRestaurant(principal, requested);
+    request.restaurantId = id;
+    request.restaurant = restaurantOf(db, id, restaurant?.id === id ? restaurant.state : undefined);
   });
 }

@@ -1,4 +1,6 @@
 // Who is calling. Resolved once per request by authenticate.ts.
+import type { Restaurant } from '../db/restaurant-state.ts';
+
 export type Principal =
   | {
       kind: 'api_key' | 'oauth_client';
@@ -42,6 +44,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     restaurantId: number;
+    /** The request's restaurant and its state (src/db/restaurant-state.ts), on routes with a scope. */
+    restaurant: Restaurant;
   }
   interface FastifyContextConfig {
     /** The scope a data route needs; routes with a scope require a bearer credential. */

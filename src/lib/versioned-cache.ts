@@ -46,7 +46,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
     onRead = () => {},
     sizeOf = (value: T) => (value as Partial<Versioned>).bytes ?? 0,
   } = options;
-  const entries = new Map<K, { value: T; bytes: number }>();
+  const entries = new Map<K, { value: T; bytes: number; used: number }>();
   // Requests that see the same version share one load; the load starts after that version
   // was read, so its snapshot holds every write the version stands for. The version is a number
   // and comes last, so `key:version` names one pair even when a text key holds colons. A load
@@ -54,6 +54,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
   const loading = new Map<string, Promise<T>>();
   const loadingByKey = new Map<string, Promise<T>>();
   let cachedBytes = 0;
+  let clock = 0;
 
   function set(key: K, value: T): void {
     const previous = entries.get(key);
@@ -64,9 +65,15 @@ export function createVersionedCache<T extends { version: number }, K extends st
     }
     const bytes = sizeOf(value);
     if (bytes > maxBytes) return;
-    entries.set(key, { value, bytes });
+    entries.set(key, { value, bytes, used: ++clock });
     cachedBytes += bytes;
-    for (const [id, entry] of entries) {
+    if (cachedBytes > maxBytes) evict();
+  }
+
+  /** Least recently used first, until the entries fit the budget again. */
+  function evict(): void {
+    const byUse = [...entries].sort(([, a], [, b]) => a.used - b.used);
+    for (const [id, entry] of byUse) {
       if (cachedBytes <= maxBytes) break;
       entries.delete(id);
       cachedBytes -= entry.bytes;
@@ -76,9 +83,8 @@ export function createVersionedCache<T extends { version: number }, K extends st
   function held(key: K): T | undefined {
     const cached = entries.get(key);
     if (cached === undefined) return undefined;
-    // Map order is insertion order: re-inserting marks it most recently used.
-    entries.delete(key);
-    entries.set(key, cached);
+    // A use is a tick on the entry: moving it in the map on every read cost a hot read more.
+    cached.used = ++clock;
     return cached.value;
   }
 

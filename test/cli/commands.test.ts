@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
 import { ImportError } from '../../src/import/import.ts';
-import { findActiveAccessToken, issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
+import { accessTokenLookup, issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
 import { world } from '../import/world.ts';
 import { testConfig } from '../support/app.ts';
@@ -73,13 +73,14 @@ test('administrative commands', async (t) => {
       { apiKeyId: key.id, restaurantIds: [1], scopes: ['menu:read'] },
       900,
     );
-    assert.ok(await findActiveAccessToken(database.db, token));
+    const findToken = accessTokenLookup(database.db);
+    assert.ok(await findToken(token, null));
     assert.deepEqual(await COMMANDS['api-key revoke'](ctx, { id: String(key.id) }), {
       id: key.id,
       revoked: true,
       already_revoked: false,
     });
-    assert.equal(await findActiveAccessToken(database.db, token), null);
+    assert.equal(await findToken(token, null), null);
     const again = (await COMMANDS['api-key revoke'](ctx, { id: key.id })) as any;
     assert.equal(again.already_revoked, true);
     await assert.rejects(COMMANDS['api-key revoke'](ctx, { id: 999 }), {

@@ -1,33 +1,28 @@
 // The SQL of GET /v1/products and GET /v1/products/{id}, written out once at load: a read builds
 // no query per request (Kysely's builder was a visible share of a point read's CPU) and selects
 // only the columns mapProduct reads. Every query is scoped by the restaurant.
-import { CompiledQuery, type QueryResult } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import { MAPPED_COLUMNS, type MappedRow } from './product-map.ts';
-
-function compiled<Row>(text: string): (db: Db, parameters: unknown[]) => Promise<QueryResult<Row>> {
-  const template = CompiledQuery.raw(text);
-  return (db, parameters) => db.executeQuery({ ...template, parameters } as CompiledQuery<Row>);
-}
 
 const COLUMNS = MAPPED_COLUMNS.map((c) => `p."${c}"`).join(', ');
 
 type Version = { catalog_version: number };
 
-const version = compiled<Version>('select catalog_version from restaurants where id = $1');
+const version = prepared<Version>('select catalog_version from restaurants where id = $1');
 
-const product = compiled<MappedRow>(
+const product = prepared<MappedRow>(
   `select ${COLUMNS} from products p where p.restaurant_id = $1 and p.id = $2 and p.removed_at is null`,
 );
 
-const productWithVersion = compiled<Version & ({ [K in keyof MappedRow]: null } | MappedRow)>(
+const productWithVersion = prepared<Version & ({ [K in keyof MappedRow]: null } | MappedRow)>(
   `select r.catalog_version, ${COLUMNS} from restaurants r
    left join products p on p.restaurant_id = r.id and p.id = $2 and p.removed_at is null
    where r.id = $1`,
 );
 
 /** Every non-removed category by position then id, with its non-removed products (or one null row). */
-const declareListing = compiled<never>(
+const declareListing = prepared<never>(
   `declare listing no scroll cursor for
    select c.id as c_id, c.name as c_name, c.position as c_position, c.available as c_available, ${COLUMNS}
    from product_categories c
@@ -40,7 +35,7 @@ const declareListing = compiled<never>(
 /** Rows read per round trip: what a listing load holds as objects at once, whatever its size. */
 export const LISTING_BATCH = 500;
 
-const fetchListing = compiled<ListingRow>(`fetch ${LISTING_BATCH} from listing`);
+const fetchListing = prepared<ListingRow>(`fetch ${LISTING_BATCH} from listing`);
 
 export type ListingRow = { c_id: number; c_name: string; c_position: number; c_available: boolean } & (
   | MappedRow

@@ -29,7 +29,7 @@ export function readRoutes(fastify: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const body = await reader.listing(request.restaurantId);
+      const body = await reader.listing(request.restaurant);
       return reply.type(JSON_TYPE).send(body as never);
     },
   );
@@ -46,7 +46,7 @@ export function readRoutes(fastify: FastifyInstance): void {
       },
     },
     async (request, reply) => {
-      const product = await reader.product(request.restaurantId, request.params.productId);
+      const product = await reader.product(request.restaurant, request.params.productId);
       return Buffer.isBuffer(product) ? reply.type(JSON_TYPE).send(product as never) : product;
     },
   );

@@ -3,17 +3,18 @@
 // the version, so a write committed anywhere, through the routes, the importer or psql, is in the
 // very next read on every instance (src/lib/versioned-cache.ts says why).
 //
-// A product read answers from the listing held for the current version: one query of one column,
-// no row to parse, no serialiser. Without it (or behind the version), it reads the row in one round
+// A product read answers from the listing held for the current version: no query of its own (the
+// version comes with the token check, src/db/restaurant-state.ts), no row to parse, no serialiser. Without it (or behind the version), it reads the row in one round
 // trip and has the listing rendered in the background, but spends at most about 1% of the time
 // on that per restaurant: a catalog written to all the time is not rendered after every write.
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
+import type { Restaurant } from '../../db/restaurant-state.ts';
 import { errors } from '../../http/errors.ts';
 import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { createListingWriter, type Listing, productDetail } from './listing.ts';
 import { type MappedRow, mapProduct, type ProductResponse } from './product-map.ts';
-import { findProduct, findProductWithVersion, readCatalogVersion, readListing } from './read-repository.ts';
+import { findProduct, findProductWithVersion, readListing } from './read-repository.ts';
 
 const reads = new Counter({
   name: 'catalog_listing_reads_total',
@@ -77,8 +78,9 @@ export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
 
   return {
     /** The listing's JSON. */
-    async listing(restaurantId: number): Promise<Buffer> {
-      const version = await readCatalogVersion(db, restaurantId);
+    async listing(restaurant: Restaurant): Promise<Buffer> {
+      const restaurantId = restaurant.id;
+      const version = (await restaurant.state())?.catalog_version;
       // No such restaurant (a token outliving it): nothing to keep.
       if (version === undefined) return (await render(restaurantId, 'listing')).body;
       reads.inc({ source: cache.held(restaurantId)?.version === version ? 'memory' : 'database' });
@@ -86,10 +88,11 @@ export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
     },
 
     /** The product's JSON from the listing of the current version, or its row mapped for the serialiser. */
-    async product(restaurantId: number, id: number): Promise<Buffer | ProductResponse> {
+    async product(restaurant: Restaurant, id: number): Promise<Buffer | ProductResponse> {
+      const restaurantId = restaurant.id;
       const held = cache.held(restaurantId);
       if (held && !behind.has(held)) {
-        const version = await readCatalogVersion(db, restaurantId);
+        const version = (await restaurant.state())?.catalog_version;
         if (version === undefined) throw errors.productNotFound();
         if (version === held.version) {
           // A product the listing lacks is in a removed category, or none: its row says which.

@@ -115,16 +115,6 @@ function withNames(db: Db, restaurantId: number) {
     .where('c.restaurant_id', '=', restaurantId);
 }
 
-/** The restaurant's cash_flow_version alone: what checks a page kept in memory. */
-export async function readVersion(db: Db, restaurantId: number): Promise<number> {
-  const row = await db
-    .selectFrom('restaurants')
-    .select('cash_flow_version')
-    .where('id', '=', restaurantId)
-    .executeTakeFirst();
-  return row?.cash_flow_version ?? -1;
-}
-
 type PageRow = { version: number; sort_date: string | null } & CashFlowRow;
 
 /**

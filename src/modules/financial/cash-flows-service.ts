@@ -1,5 +1,5 @@
 // The cash-flow listing use case. A page already rendered at the restaurant's current
-// cash_flow_version is sent again as it is (one indexed read). Otherwise the page is read with the
+// cash_flow_version is sent again as it is (the version comes with the token check). Otherwise the page is read with the
 // summary of its period and filters (count, totals, the page starts learnt so far: a walk seeks
 // each next page from the previous one's start instead of skipping every page before it). A kept
 // summary is used while the version read in the page's own statement is the one it was computed
@@ -7,6 +7,7 @@
 // one repeatable-read snapshot. Rendered pages are kept for the version they were read at.
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import type { Restaurant } from '../../db/restaurant-state.ts';
 import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts';
 import {
   countRead,
@@ -17,13 +18,7 @@ import {
 } from './cash-flows-cache.ts';
 import { mapCashFlow } from './cash-flows-map.ts';
 import { type CashFlowFilter, parseCashFlowQuery } from './cash-flows-query.ts';
-import {
-  type CashFlowPage,
-  type CashFlowRow,
-  PAGE_SIZE,
-  readPage,
-  readVersion,
-} from './cash-flows-repository.ts';
+import { type CashFlowPage, type CashFlowRow, PAGE_SIZE, readPage } from './cash-flows-repository.ts';
 import type { CashFlowsQuerystring, CashFlowsResponse } from './cash-flows-schema.ts';
 import { type CashFlowSummary, learnStarts, loadSummary, pageStart } from './cash-flows-summary.ts';
 
@@ -103,12 +98,13 @@ export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCach
 
   return {
     /** The page as UTF-8 JSON. */
-    async list(restaurantId: number, query: CashFlowsQuerystring, render: Render): Promise<Buffer> {
+    async list(restaurant: Restaurant, query: CashFlowsQuerystring, render: Render): Promise<Buffer> {
+      const restaurantId = restaurant.id;
       const f = parseCashFlowQuery(query);
       const key = summaryKey(restaurantId, f);
       const pageKey = `${key}${f.offset}`;
       const kept = pages.held(pageKey);
-      if (kept && kept.version === (await readVersion(db, restaurantId))) {
+      if (kept && kept.version === (await restaurant.state())?.cash_flow_version) {
         countRead('page');
         return kept.body;
       }

@@ -36,7 +36,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       // Rendered by the 200 schema's serialiser (reply.serialize), then kept and sent as bytes.
-      const body = await cashFlows.list(request.restaurantId, request.query, (page) =>
+      const body = await cashFlows.list(request.restaurant, request.query, (page) =>
         String(reply.serialize(page)),
       );
       return reply.type('application/json; charset=utf-8').send(body);

@@ -7,8 +7,6 @@ import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
 import type { MenuCategoryInput, MenuGroupInput, MenuProductInput } from './types.ts';
 
-export type RestaurantState = { timezone: string; accepts_scheduling: boolean; catalog_version: number };
-
 /** A product as read: the resolution's input without what the menu computes itself. */
 export type ProductRow = Omit<MenuProductInput, 'combo_available_items' | 'complement_category_ids'> & {
   /**
@@ -29,18 +27,6 @@ export type CatalogRows = {
   /** Combo items that can be chosen on some channel: not removed and not sold out. */
   comboItems: { combo_product_id: number; available: boolean; available_in_delivery: boolean }[];
 };
-
-/** The first query of every menu read: the restaurant's settings and catalog version. */
-export async function readRestaurantState(
-  db: Db,
-  restaurantId: number,
-): Promise<RestaurantState | undefined> {
-  return db
-    .selectFrom('restaurants')
-    .select(['timezone', 'accepts_scheduling', 'catalog_version'])
-    .where('id', '=', restaurantId)
-    .executeTakeFirst();
-}
 
 /** Everything the menu shows, read in one snapshot so the parts agree with each other and with `version`. */
 export async function loadCatalogRows(db: Db, restaurantId: number): Promise<CatalogRows> {

@@ -21,7 +21,7 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const plan = await menu.read(request.restaurantId, request.query);
+      const plan = await menu.read(request.restaurant, request.query);
       // Already JSON (catalog.ts says why), written as the socket takes it: menuResponse
       // documents it and the tests hold it to it.
       reply.type('application/json; charset=utf-8').header('content-length', plan.length);

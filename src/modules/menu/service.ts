@@ -1,11 +1,12 @@
 // GET /v1/menu: read the restaurant and its catalog version (one query), reuse or reload the
 // channel's catalog, then plan the menu at the requested instant.
 import type { Db } from '../../db/database.ts';
+import type { Restaurant } from '../../db/restaurant-state.ts';
 import { errors } from '../../http/errors.ts';
 import { type MenuPlan, type MenuRequest, planMenu } from './build-menu.ts';
 import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
-import { type CatalogRows, loadCatalogRows, readRestaurantState } from './repository.ts';
+import { type CatalogRows, loadCatalogRows } from './repository.ts';
 import { localClock } from './schedule.ts';
 import type { MenuQuery } from './schemas.ts';
 import { normalizeSearch } from './search.ts';
@@ -44,7 +45,8 @@ export function createMenuService(db: Db, cache: CatalogCache) {
 
   return {
     /** What the menu shows and its length; MenuBody writes it. */
-    async read(restaurantId: number, query: MenuQuery): Promise<MenuPlan> {
+    async read(restaurant: Restaurant, query: MenuQuery): Promise<MenuPlan> {
+      const restaurantId = restaurant.id;
       const request: MenuRequest = {
         restaurantId,
         channel: query.channel ?? 'in_store',
@@ -54,14 +56,14 @@ export function createMenuService(db: Db, cache: CatalogCache) {
         needle: normalizeSearch(query.search ?? ''),
         includeFiscal: query.include_fiscal_info === 'true',
       };
-      const restaurant = await readRestaurantState(db, restaurantId);
-      if (!restaurant) throw errors.restaurantForbidden();
-      const version = restaurant.catalog_version;
+      const state = await restaurant.state();
+      if (!state) throw errors.restaurantForbidden();
+      const version = state.catalog_version;
       const catalog = await cache.get(cacheKey(restaurantId, request.channel), version, async () =>
         assembleCatalog(await loadRows(restaurantId, version), request.channel),
       );
-      const clock = localClock(request.at, restaurant.timezone);
-      return planMenu(catalog, { request, clock, acceptsScheduling: restaurant.accepts_scheduling });
+      const clock = localClock(request.at, state.timezone);
+      return planMenu(catalog, { request, clock, acceptsScheduling: state.accepts_scheduling });
     },
   };
 }

@@ -1,14 +1,14 @@
 // GET /v1/nfe-received answered from rendered lists kept per instance. An entry is the list's JSON
 // for one restaurant and one checked query (period to the millisecond, pendente, brand_id: all the
 // answer depends on; nothing in it depends on the clock), held for the restaurants.nfe_version it
-// was rendered at. Every read first reads that version (one indexed read): migration 0010 changes it
+// was rendered at. Every read first reads that version (with the token check): migration 0010 changes it
 // in the same transaction as any write to notes or brands, by the importer, psql or another
 // instance, so a write is in the very next read and a stale list is never served.
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
+import type { Restaurant } from '../../db/restaurant-state.ts';
 import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
-import { readNfeVersion } from './nfe-repository.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
 import { renderReceivedNfeList } from './nfe-service.ts';
 
@@ -37,7 +37,7 @@ function exact(body: Buffer): Buffer {
   return copy;
 }
 
-export type NfeListReader = (restaurantId: number, query: NfeListQuerystring) => Promise<Buffer>;
+export type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) => Promise<Buffer>;
 
 /** One per app instance; other instances' writes reach it through nfe_version. */
 export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): NfeListReader {
@@ -45,10 +45,11 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
     maxBytes,
     onRead: (source) => reads.inc({ source }),
   });
-  return async (restaurantId, query) => {
+  return async (restaurant, query) => {
+    const restaurantId = restaurant.id;
     // Query errors first, as without the cache; a brand error comes from the render and is not kept.
     const filter = parseNfeListQuery(query);
-    const version = await readNfeVersion(db, restaurantId);
+    const version = (await restaurant.state())?.nfe_version;
     // No such restaurant (a token outliving it): nothing to keep.
     if (version === undefined) return renderReceivedNfeList(db, restaurantId, filter);
     const key = listKey(restaurantId, filter);

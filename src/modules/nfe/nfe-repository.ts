@@ -190,13 +190,3 @@ export async function isReturnInProgress(db: Db, restaurantId: number, noteId: n
     .executeTakeFirst();
   return row !== undefined;
 }
-
-/** The restaurant's nfe_version (migration 0010), or undefined when there is no such restaurant. */
-export async function readNfeVersion(db: Db, restaurantId: number): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('restaurants')
-    .select('nfe_version')
-    .where('id', '=', restaurantId)
-    .executeTakeFirst();
-  return row?.nfe_version;
-}

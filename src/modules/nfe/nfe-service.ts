@@ -6,6 +6,7 @@ import type { AppContext } from '../../app.ts';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
+import type { Slots } from '../../lib/slots.ts';
 import { receivedNfeListBody } from './list-body.ts';
 import { MAX_ID, type NfeListFilter } from './list-query.ts';
 import { type DetailExtras, mapReceivedNfe, mapReceivedNfeDetail, receivedNfeDetailBody } from './nfe-map.ts';
@@ -58,6 +59,7 @@ export async function getReceivedNfe(
   restaurantId: number,
   rawId: string,
   log: FastifyBaseLogger,
+  slots?: Slots,
 ) {
   const { db, config } = ctx;
   const note = await findNote(db, restaurantId, noteId(rawId));
@@ -80,6 +82,7 @@ export async function getReceivedNfe(
     token,
     accessKey: note.access_key,
     logger: log,
+    slots,
   });
   if ('document' in answer) {
     const provider = mapProviderDetail(answer.document);

@@ -1,9 +1,12 @@
 // The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
-// exchange, 5 MiB of body at most, no redirects. Every failure is logged here (status and a
+// exchange, 5 MiB of body at most, no redirects, at most PROVIDER_CONCURRENCY exchanges at once per
+// instance (each holds a body and its transcoding: up to about 11 MiB), the wait for one counted in
+// the 15 s. Every failure is logged here (status and a
 // truncated body, never the token) and surfaces as the fixed 502 fiscal_upstream_error. The
 // body is transcoded straight to the detail's bytes, or parsed when that path leaves it.
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
+import type { Slots } from '../../lib/slots.ts';
 import { type ProviderObject, parseProviderJson } from './provider-json.ts';
 import { assertProviderDocument } from './provider-mapping.ts';
 import { type TranscodedDetail, transcodeProviderBody } from './provider-transcode.ts';
@@ -17,10 +20,14 @@ export type FetchReceivedNfeOptions = {
   timeoutMs?: number;
   maxBytes?: number;
   logger: ProviderLogger;
+  /** The instance's exchanges (createSlots(PROVIDER_CONCURRENCY)); none: no limit. */
+  slots?: Slots;
 };
 
 export const PROVIDER_TIMEOUT_MS = 15_000;
 export const PROVIDER_MAX_BYTES = 5 * 1024 * 1024;
+/** Exchanges in flight per instance: a burst of 5 MiB documents holds at most about 90 MiB. */
+export const PROVIDER_CONCURRENCY = 8;
 const LOGGED_BODY_CHARS = 500;
 
 class ProviderFailure extends Error {
@@ -44,10 +51,15 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
   const maxBytes = options.maxBytes ?? PROVIDER_MAX_BYTES;
   const mask = (text: string) => (token ? text.split(token).join('***') : text);
   let received: { status: number; body: Buffer } | undefined;
+  const signal = AbortSignal.timeout(timeoutMs);
+  let release: (() => void) | undefined;
   try {
     if (!/^\d{44}$/.test(accessKey)) throw new Error('access key is not 44 digits');
     const url = `${baseUrl.replace(/\/+$/, '')}/v2/nfes_recebidas/${accessKey}.json?completa=1`;
-    received = await exchange(url, token, AbortSignal.timeout(timeoutMs), maxBytes);
+    release = await options.slots?.acquire(signal).catch((reason) => {
+      throw new ProviderFailure(`no exchange free within the time limit (${describe(reason)})`);
+    });
+    received = await exchange(url, token, signal, maxBytes);
     const transcoded = transcodeProviderBody(received.body);
     if (transcoded) return { transcoded };
     const document = parseProviderJson(received.body);
@@ -66,6 +78,8 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
       'fiscal provider query failed',
     );
     throw errors.fiscalUpstream();
+  } finally {
+    release?.();
   }
 }
 

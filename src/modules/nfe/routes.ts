@@ -2,6 +2,7 @@
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { createSlots } from '../../lib/slots.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
 import {
@@ -13,6 +14,7 @@ import {
   NfeListResponse,
 } from './nfe-schema.ts';
 import { getReceivedNfe } from './nfe-service.ts';
+import { PROVIDER_CONCURRENCY } from './provider-client.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -28,6 +30,7 @@ const commonErrors = {
 
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   const readList = createNfeListReader(app.ctx.db);
+  const providerSlots = createSlots(PROVIDER_CONCURRENCY);
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
@@ -46,7 +49,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       // Already JSON bytes, written without the schema serialiser (list-body.ts says why) and kept
       // per nfe_version (list-cache.ts).
-      const body = await readList(request.restaurantId, request.query);
+      const body = await readList(request.restaurant, request.query);
       return reply.type(JSON_TYPE).send(body);
     },
   );
@@ -81,6 +84,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         request.restaurantId,
         request.params.nfe_received_id,
         request.log,
+        providerSlots,
       );
       // Bytes already (provider-transcode.ts); a body off that path is mapped and serialised by the schema.
       return Buffer.isBuffer(detail) ? reply.type(JSON_TYPE).send(detail) : detail;

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { FISCAL_COLUMNS } from '../../../src/db/fiscal-columns.ts';
+import { restaurantOf } from '../../../src/db/restaurant-state.ts';
 import { LISTING_BATCH } from '../../../src/modules/catalog/read-repository.ts';
 import { createCatalogReader } from '../../../src/modules/catalog/read-service.ts';
 import { addCategory, addProduct } from '../../support/catalog-world.ts';
@@ -115,10 +116,10 @@ test('rendered bytes equal the response schema serialiser', async (t) => {
     async () => {
       const reader = createCatalogReader(db, 1024);
       const expected = await expectedListing();
-      assert.equal((await reader.listing(restaurantA)).toString(), expected);
-      assert.equal((await reader.listing(restaurantA)).toString(), expected);
+      assert.equal((await reader.listing(restaurantOf(db, restaurantA))).toString(), expected);
+      assert.equal((await reader.listing(restaurantOf(db, restaurantA))).toString(), expected);
       // Nothing held: the product comes from its row, as an object for the route's serialiser.
-      const product = await reader.product(restaurantA, trickyId);
+      const product = await reader.product(restaurantOf(db, restaurantA), trickyId);
       assert.ok(!Buffer.isBuffer(product));
       assert.deepEqual(product, JSON.parse(await expectedProduct(trickyId)));
     },
@@ -132,7 +133,7 @@ test('rendered bytes equal the response schema serialiser', async (t) => {
       .executeTakeFirstOrThrow();
     const reader = createCatalogReader(db);
     assert.equal(await expectedListing(empty.id), '[]');
-    assert.equal((await reader.listing(empty.id)).toString(), '[]');
-    assert.equal((await reader.listing(2_000_000_000)).toString(), '[]');
+    assert.equal((await reader.listing(restaurantOf(db, empty.id))).toString(), '[]');
+    assert.equal((await reader.listing(restaurantOf(db, 2_000_000_000))).toString(), '[]');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { register } from 'prom-client';
+import { restaurantOf } from '../../../src/db/restaurant-state.ts';
 import { createVersionedCache, type VersionedCache } from '../../../src/lib/versioned-cache.ts';
 import { summaryKey } from '../../../src/modules/financial/cash-flows-cache.ts';
 import { type CashFlowFilter, parseCashFlowQuery } from '../../../src/modules/financial/cash-flows-query.ts';
@@ -140,7 +141,9 @@ test('a summary read at another version than its page is never used: both are re
     await sql`insert into cash_flows (restaurant_id, entry_type, value, due_date, is_earning)
       values (1, 'standalone', 1.25, '2026-01-01', true)`.execute(db);
     const before = await snapshots();
-    const listed = JSON.parse(String(await service.list(1, { ...Q1, offset }, JSON.stringify)));
+    const listed = JSON.parse(
+      String(await service.list(restaurantOf(db, 1), { ...Q1, offset }, JSON.stringify)),
+    );
     assert.equal(await snapshots(), before + 1, 'the page was not read again with its summary');
     assert.deepEqual(listed, JSON.parse(JSON.stringify(await referenceListing(db, 1, { ...Q1, offset }))));
   }

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { readRestaurantState, restaurantOf } from '../../../src/db/restaurant-state.ts';
 import { createNfeListReader } from '../../../src/modules/nfe/list-cache.ts';
 import { parseNfeListQuery } from '../../../src/modules/nfe/list-query.ts';
-import { readNfeVersion } from '../../../src/modules/nfe/nfe-repository.ts';
 import { renderReceivedNfeList } from '../../../src/modules/nfe/nfe-service.ts';
 import { createTestDatabase } from '../../support/database.ts';
 import { insertBrand, insertNote, insertRestaurant } from '../../support/nfe-world.ts';
@@ -25,31 +25,33 @@ test('the kept NF-e list at its edges', async (t) => {
     });
     for (let i = 0; i < 3; i++) await insertNote(db, restaurant, { brand_id: brand });
   }
+  const readNfeVersion = async (db: typeof database.db, restaurant: number) =>
+    (await readRestaurantState(db, restaurant))?.nfe_version;
   const fresh = async (restaurant: number) =>
     (await renderReceivedNfeList(db, restaurant, parseNfeListQuery(JANUARY))).toString();
 
   await t.test('a list larger than the budget is rendered on every read and follows writes', async () => {
     const read = createNfeListReader(db, 1024);
     const before = await listsFromMemory();
-    const body = await read(main, JANUARY);
+    const body = await read(restaurantOf(db, main), JANUARY);
     assert.ok(body.length > 1024, 'the list is over the budget');
     assert.equal(body.toString(), await fresh(main));
-    assert.equal((await read(main, JANUARY)).toString(), await fresh(main));
+    assert.equal((await read(restaurantOf(db, main), JANUARY)).toString(), await fresh(main));
     await sql`update nfe_received set issuer_name = 'Renomeada' where restaurant_id = ${main}`.execute(db);
-    assert.equal((await read(main, JANUARY)).toString(), await fresh(main));
-    assert.match((await read(main, JANUARY)).toString(), /Renomeada/);
+    assert.equal((await read(restaurantOf(db, main), JANUARY)).toString(), await fresh(main));
+    assert.match((await read(restaurantOf(db, main), JANUARY)).toString(), /Renomeada/);
     assert.equal(await listsFromMemory(), before, 'nothing was served from memory');
   });
 
   await t.test("a write to one restaurant keeps the other's lists", async () => {
     const read = createNfeListReader(db);
-    await read(main, JANUARY);
-    await read(other, JANUARY);
+    await read(restaurantOf(db, main), JANUARY);
+    await read(restaurantOf(db, other), JANUARY);
     const before = await listsFromMemory();
     await insertNote(db, main, { issuer_name: 'Nova' });
-    assert.equal((await read(other, JANUARY)).toString(), await fresh(other));
+    assert.equal((await read(restaurantOf(db, other), JANUARY)).toString(), await fresh(other));
     assert.equal((await listsFromMemory()) - before, 1, "the other restaurant's list was kept");
-    const mainBody = (await read(main, JANUARY)).toString();
+    const mainBody = (await read(restaurantOf(db, main), JANUARY)).toString();
     assert.equal(mainBody, await fresh(main));
     assert.match(mainBody, /Nova/);
     assert.equal((await listsFromMemory()) - before, 1, "the written restaurant's list was rendered again");

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { request } from 'undici';
 import { AppError } from '../../../src/http/errors.ts';
+import { createSlots } from '../../../src/lib/slots.ts';
 import { type FiscalSimulator, startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
 import { fetchProviderAnswer, type ProviderAnswer } from '../../../src/modules/nfe/provider-client.ts';
 import { mapProviderDetail, mapProviderSummary } from '../../../src/modules/nfe/provider-mapping.ts';
@@ -147,6 +148,24 @@ test('an answer slower than the timeout is a 502 without waiting for it', async 
   const started = Date.now();
   await assertUpstreamFailure(fetchNote({ timeoutMs: 200 }), null);
   assert.ok(Date.now() - started < 2000);
+});
+
+test('exchanges beyond the slots wait for one, and the wait counts in the time limit', async () => {
+  const slots = createSlots(1);
+  simulator.setMode('slow');
+  // The slow exchange holds the only slot for its 300 ms, then times out.
+  const holder = fetchNote({ slots, timeoutMs: 300 });
+  assert.equal(slots.busy, 1);
+  const started = Date.now();
+  await assertUpstreamFailure(fetchNote({ slots, timeoutMs: 100 }), null);
+  assert.ok(Date.now() - started < 250, 'refused when its own limit ran out, not after the holder');
+  assert.match(String(logged[0].details.reason), /no exchange free within the time limit/);
+  const waiter = fetchNote({ slots, timeoutMs: 5000 });
+  assert.equal(slots.waiting, 1);
+  await assert.rejects(holder);
+  simulator.setMode('ok');
+  assert.ok('transcoded' in (await waiter), 'the waiter ran once the slot was free');
+  assert.equal(slots.busy, 0, 'every slot was given back, on failure and on success');
 });
 
 test('a body over 5 MiB is a 502', async () => {
