@@ -1,7 +1,7 @@
 // bench/results/<name>.md: the machine, the load, one row per route with its ceiling and targets,
 // the scaling table, and how each number was measured.
 import type { Row } from './measure-scenario.ts';
-import { NODE_FLAGS } from './server-launcher.ts';
+import { NODE_FLAGS, START_ENV } from './server-launcher.ts';
 import { checks, providerAdds, ratioOf } from './targets.ts';
 
 export type RunInfo = {
@@ -94,7 +94,7 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     '',
     `- Machine: ${info.machine}.`,
     `- Load average (1 / 5 / 15 min): ${info.loadStart} at the start, ${info.loadEnd} at the end (other work shares these cores: the \`load\` column is the 1-minute average when each row started).`,
-    `- Server: \`${['node', ...NODE_FLAGS, 'src/main.ts'].join(' ')}\` in its own process (the V8 flags of \`npm start\`; LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
+    `- Server: \`${[...Object.entries(START_ENV).map(([k, v]) => `${k}=${v}`), 'node', ...NODE_FLAGS, 'src/main.ts'].join(' ')}\` in its own process (the settings and V8 flags of \`npm start\`; LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
     `- Data: ${info.seeding}.`,
     `- Targets${info.machine.includes('PGlite') ? ' (set for PostgreSQL; shown here for comparison)' : ''}: ${nominal.length - misses.length} of ${nominal.length} rows pass${misses.length ? `; missed: ${misses.map((r) => r.scenario.id).join(', ')}` : ''}.`,
     '',
@@ -112,7 +112,7 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     '- **req/s, p50 / p99**: autocannon on loopback with `conn.` connections (32; 4 for the large scaling rows, whose requests take seconds), after a warm-up window; latency in whole milliseconds.',
     '- **node:http req/s, ratio**: a plain `node:http` server (its own process) answers the bytes the route answered, from memory, under the same load; ratio = route req/s ÷ that ceiling.',
     '- **p50 / p99 (1 client)**: one client sending the next request when the previous one answered, timed in microseconds: the service time without queueing. The p99 targets apply to it (at 32 connections p99 is mostly queueing: 32 ÷ req/s).',
-    '- **DB ms (statements)**: every SQL statement the route runs for one request, taken from the running app (in the bench process, before the load), each preceded by `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON)` of the same statement and parameters in a rolled-back savepoint; Planning Time + Execution Time, median of 3, summed. Round trips, BEGIN/COMMIT and driver time are not in it. **DB share** = DB ms ÷ one-client p50; over 100% where a route runs statements at the same time (cash flows: totals and page).',
+    '- **DB ms (statements)**: every SQL statement the route runs for one request, taken from the running app (in the bench process, before the load), each preceded by `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON)` of the same statement and parameters in a rolled-back savepoint; Planning Time + Execution Time, median of 3, summed. Round trips, BEGIN/COMMIT and driver time are not in it; the planning of a prepared statement (src/db/prepared.ts), which the server pays once per connection, is. **DB share** = DB ms ÷ one-client p50; over 100% where a route runs statements at the same time (cash flows: totals and page) or plans a prepared statement (one product: the token check).',
     '- **CPU ms/req**: user + system CPU of the server process from the start of the 32-connection window until it is idle again ÷ (requests answered in the window + the requests still in flight at its end). **RSS MB**: peak VmRSS of the server while the row ran (sampled every 100 ms).',
     '',
   ].join('\n');

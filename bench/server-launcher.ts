@@ -9,9 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const START = /^((?:[A-Z_]+=\S+ )*)node((?: --\S+)*) /.exec(PACKAGE.scripts.start);
 /** The `--flags` between `node` and the script in `npm start`: the bench measures what operators run. */
-export const NODE_FLAGS: string[] =
-  /^node((?: --\S+)*) /.exec(PACKAGE.scripts.start)?.[1].trim().split(' ') ?? [];
+export const NODE_FLAGS: string[] = START?.[2].trim().split(' ').filter(Boolean) ?? [];
+/** The `NAME=value` settings before `node` in `npm start` (the C library's, read at process start). */
+export const START_ENV: Record<string, string> = Object.fromEntries(
+  (START?.[1].trim().split(' ').filter(Boolean) ?? []).map((pair) => pair.split('=', 2)),
+);
 const TICK_MS = 10; // USER_HZ is 100 on Linux
 
 export type LaunchedServer = {
@@ -59,8 +63,8 @@ export async function launchServer(
   const flags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL']) delete inherited[name];
-  const child = spawn(process.execPath, [...NODE_FLAGS.filter(Boolean), ...flags, MAIN], {
-    env: { ...inherited, ...env, PORT: String(port) },
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, MAIN], {
+    env: { ...inherited, ...START_ENV, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   // A bench that stops on an error must not leave the server running.
