@@ -3,7 +3,7 @@
 // read for many requests at once (src/lib/batched-lookup.ts), after each request arrived, so a
 // write committed before it is seen (src/lib/versioned-cache.ts says why that is enough).
 // Inside a transaction, read the columns in the transaction's own statements instead.
-import { type BatchedLookup, batchedLookup } from '../lib/batched-lookup.ts';
+import { batchedPerHandle } from '../lib/batched-lookup.ts';
 import type { Db } from './database.ts';
 import { prepared } from './prepared.ts';
 
@@ -23,6 +23,12 @@ const COLUMNS = [
   'nfe_version',
 ] as const;
 
+/** The state's columns of a row that holds them among others. */
+export function stateOf(row: RestaurantState): RestaurantState {
+  const { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version } = row;
+  return { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version };
+}
+
 /** The state's columns of `restaurants` as `alias`, for a statement that reads them with other rows. */
 export const stateColumns = (alias: string) => COLUMNS.map((c) => `${alias}.${c}`).join(', ');
 
@@ -35,18 +41,9 @@ async function readStates(db: Db, ids: number[]): Promise<Map<number, Restaurant
   return new Map(rows.map(({ id, ...state }) => [id, state]));
 }
 
-/** One batched reader per database handle (a pool or an embedded instance), made on first use. */
-const readers = new WeakMap<Db, BatchedLookup<number, RestaurantState>>();
-
 /** The restaurant's state; undefined when there is no such restaurant (a token outliving it). */
-export function readRestaurantState(db: Db, restaurantId: number): Promise<RestaurantState | undefined> {
-  let read = readers.get(db);
-  if (!read) {
-    read = batchedLookup((ids: number[]) => readStates(db, ids));
-    readers.set(db, read);
-  }
-  return read(restaurantId);
-}
+export const readRestaurantState: (db: Db, restaurantId: number) => Promise<RestaurantState | undefined> =
+  batchedPerHandle(readStates);
 
 /**
  * The restaurant a request is about: its id, and its state read once, after the request arrived:

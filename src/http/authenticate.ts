@@ -8,6 +8,7 @@ import {
   type AccessTokenLookup,
   accessTokenLookup,
 } from '../modules/auth/access-tokens.ts';
+import { checkSession } from '../modules/auth/session-check.ts';
 import { looksLikeSession, verifySession } from '../modules/auth/session-token.ts';
 import { errors } from './errors.ts';
 import { type Principal, principalKey, type Scope } from './principal.ts';
@@ -41,14 +42,16 @@ async function authenticate(
 ): Promise<Authenticated> {
   if (looksLikeSession(token)) {
     const claims = verifySession(token, sessionSecret);
-    if (!claims || (await sessionEnded(db, claims.jti))) throw errors.invalidToken();
+    if (!claims) throw errors.invalidToken();
+    const { ended, restaurant } = await checkSession(db, claims.jti, claims.restaurant_id);
+    if (ended) throw errors.invalidToken();
     const principal: Principal = {
       kind: 'restaurant_session',
       sessionId: claims.jti,
       restaurantIds: [claims.restaurant_id],
       scopes: [],
     };
-    return { principal };
+    return { principal, restaurant };
   }
   // API keys and refresh tokens are never accepted as Bearer (contract 5.1).
   if (!token.startsWith(ACCESS_TOKEN_PREFIX)) throw errors.invalidToken();
@@ -59,17 +62,6 @@ async function authenticate(
     principal: { kind: active.apiKeyId ? 'api_key' : 'oauth_client', tokenId: active.id, ...active },
     restaurant,
   };
-}
-
-/** A console sign-in that was signed out (or replaced by a password change) ends its session at once. */
-async function sessionEnded(db: Db, jti: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('console_sessions')
-    .select('id')
-    .where('id', '=', jti)
-    .where('ended_at', 'is not', null)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Per credential, before the scope check, so refused calls count too. */

@@ -81,3 +81,22 @@ export function batchedLookup<K, V>(
       }
     });
 }
+
+/**
+ * A batched lookup per database handle (a pool or an embedded instance), made on first use:
+ * `lookup(db, key)` joins the keys asked of the same handle.
+ */
+export function batchedPerHandle<H extends object, K, V>(
+  fetch: (handle: H, keys: K[]) => Promise<Map<K, V>>,
+  options?: BatchOptions,
+): (handle: H, key: K) => Promise<V | undefined> {
+  const lookups = new WeakMap<H, BatchedLookup<K, V>>();
+  return (handle, key) => {
+    let lookup = lookups.get(handle);
+    if (!lookup) {
+      lookup = batchedLookup((keys: K[]) => fetch(handle, keys), options);
+      lookups.set(handle, lookup);
+    }
+    return lookup(key);
+  };
+}

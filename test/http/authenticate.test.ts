@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac, randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { revokeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { signSession } from '../../src/modules/auth/session-token.ts';
@@ -148,5 +149,18 @@ test('bearer authentication and restaurant scoping of data routes', async (t) =>
     );
     const foreign = sessionFor(r2, 'a-different-secret-of-at-least-32-chars');
     assertError(await get('/v1/test/whoami', foreign), 401, 'invalid_token');
+  });
+
+  await t.test('a correctly signed session whose jti is not a UUID is 401 invalid_token', async () => {
+    const [h] = session.authorization.slice(7).split('.');
+    const signed = (claims: object) => {
+      const body = `${h}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+      const signature = createHmac('sha256', ctx.secrets.sessionSecret).update(body).digest('base64url');
+      return { authorization: `Bearer ${body}.${signature}` };
+    };
+    const claims = { restaurant_id: r2, iat: 0, exp: 9e9, typ: 'restaurant_session' };
+    assert.equal((await get('/v1/test/whoami', signed({ ...claims, jti: randomUUID() }))).statusCode, 200);
+    for (const jti of [undefined, 42, 'not-a-uuid', `${randomUUID()}'`, { id: 1 }])
+      assertError(await get('/v1/test/whoami', signed({ ...claims, jti })), 401, 'invalid_token');
   });
 });

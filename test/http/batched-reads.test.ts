@@ -1,5 +1,6 @@
-// Requests arriving together share the statement that checks their tokens and reads their
-// restaurants' data versions (src/lib/batched-lookup.ts, access-tokens.ts): each still gets its own credential's answer, a
+// Requests arriving together share the statement that checks their tokens (or restaurant
+// sessions) and reads their restaurants' data versions (src/lib/batched-lookup.ts,
+// access-tokens.ts, session-check.ts): each still gets its own credential's answer, a
 // revoked token among them is refused, and a write committed before they arrive is in every one.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -71,7 +72,7 @@ test('requests arriving together share their token and version statements', asyn
     assert.equal(statements.length, 1 + 1, 'and the 404 by row');
   });
 
-  await t.test('restaurant sessions read their restaurants together, apart from the tokens', async () => {
+  await t.test('restaurant sessions are checked with their restaurants in one statement', async () => {
     statements.length = 0;
     const answers = await Promise.all([
       read(world.auth.session.authorization, world.products.margherita),
@@ -82,8 +83,13 @@ test('requests arriving together share their token and version statements', asyn
       answers.map((res) => res.json().name),
       ['Margherita', 'Calabresa', 'Refrigerante'],
     );
-    assert.equal(counted('restaurants'), 1, "one statement read the sessions' restaurant");
+    assert.equal(counted('console_sessions'), 0);
+    assert.equal(counted('restaurants'), 0);
+    const sessions = statements.filter((s) => s.includes('console_sessions'));
+    assert.equal(sessions.length, 1, 'one statement checked both sessions and read their restaurant');
+    assert.match(sessions[0], /join restaurants/);
     assert.equal(counted('access_tokens'), 1);
+    assert.equal(statements.length, 2, statements.join('\n'));
   });
 
   await t.test('a write committed before requests arrive is in each of them', async () => {

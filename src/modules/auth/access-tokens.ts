@@ -3,7 +3,7 @@
 // is revoked, so a revocation takes effect on the next request on every instance.
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
-import { type RestaurantState, stateColumns } from '../../db/restaurant-state.ts';
+import { type RestaurantState, stateColumns, stateOf } from '../../db/restaurant-state.ts';
 import { batchedLookup } from '../../lib/batched-lookup.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
 
@@ -108,7 +108,6 @@ async function checkTokens(db: Db, wanted: Wanted[], now: Date): Promise<Map<str
       : await manyTokens(db, [wanted.map((w) => w.hash), wanted.map((w) => w.restaurantId), now]);
   const found = new Map<string, TokenCheck>();
   for (const row of rows) {
-    const { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version } = row;
     const token = {
       id: String(row.id),
       apiKeyId: row.api_key_id,
@@ -118,8 +117,10 @@ async function checkTokens(db: Db, wanted: Wanted[], now: Date): Promise<Map<str
       restaurantIds: row.restaurant_ids,
       scopes: row.scopes,
     };
-    const state = { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version };
-    const restaurant = row.restaurant_id === null ? undefined : { id: row.restaurant_id, state };
+    const restaurant =
+      row.restaurant_id === null
+        ? undefined
+        : { id: row.restaurant_id, state: stateOf(row as RestaurantState) };
     found.set(keyOf(row.token_hash, row.wanted), { token, restaurant } as TokenCheck);
   }
   return found;

@@ -11,6 +11,9 @@ export type SessionClaims = {
   typ: 'restaurant_session';
 };
 
+/** Every session's jti is a UUID (its console_sessions row's key when signed in at the console). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 function sign(input: string, secret: string): string {
@@ -48,6 +51,7 @@ export function verifySession(token: string, secret: string, now = Date.now()): 
   }
   if (claims.typ !== 'restaurant_session' || !Number.isInteger(claims.restaurant_id)) return null;
   if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) return null;
+  if (typeof claims.jti !== 'string' || !UUID.test(claims.jti)) return null;
   return claims;
 }
 
