@@ -2,15 +2,16 @@
 // found from the key just scanned (by its hash, or by guessing it is the key that came at the
 // same place in the previous object), and where each field's value is, written out group by
 // group in the contract's order.
-import { ascii, type ByteWriter } from '../../lib/byte-writer.ts';
+import { ascii, type ByteWriter, viewOf } from '../../lib/byte-writer.ts';
 import * as scan from './json-bytes.ts';
 
-type Group = { open: Uint8Array; first: number; last: number };
+type Group = { open: DataView; first: number; last: number };
 type Convert = (scratch: ByteWriter, depth: number) => void;
 
 export class FieldLayout {
   private readonly names: Uint8Array[] = [];
-  private readonly prefixes: Uint8Array[] = [];
+  private readonly nameViews: DataView[] = [];
+  private readonly prefixes: DataView[] = [];
   private readonly hashes: number[];
   private readonly groups: Group[] = [];
   private readonly slots: Int32Array;
@@ -30,9 +31,10 @@ export class FieldLayout {
       const first = this.names.length;
       for (const field of fields) {
         this.names.push(ascii(field));
-        this.prefixes.push(ascii(`${JSON.stringify(field)}:`));
+        this.nameViews.push(viewOf(ascii(field)));
+        this.prefixes.push(viewOf(ascii(`${JSON.stringify(field)}:`)));
       }
-      const open = ascii(`${first === 0 ? '{' : ','}${JSON.stringify(group)}:{`);
+      const open = viewOf(ascii(`${first === 0 ? '{' : ','}${JSON.stringify(group)}:{`));
       this.groups.push({ open, first, last: this.names.length });
     }
     if (new Set(Object.values(groups).flat()).size !== this.names.length)
@@ -64,7 +66,7 @@ export class FieldLayout {
   readKey(): number {
     const position = this.position++;
     const guess = position < this.order.length ? this.order[position] : -1;
-    if (guess >= 0 && scan.readKnownKey(this.names[guess])) return guess;
+    if (guess >= 0 && scan.readKnownKey(this.nameViews[guess])) return guess;
     scan.readKey();
     const id = this.find();
     if (position < this.order.length) this.order[position] = id;
@@ -103,16 +105,17 @@ export class FieldLayout {
 
   /** `{"group":{"field":value,...},...` with each group's fields the object has, in order. */
   writeGroups(out: ByteWriter, scratch: ByteWriter): void {
-    const source = scan.source();
+    const source = scan.sourceView();
     for (let g = 0; g < this.groups.length; g++) {
-      out.constant(this.groups[g].open);
-      this.writeFields(out, source, scratch, g);
+      const { open } = this.groups[g];
+      out.copyView(open, 0, open.byteLength);
+      this.writeFields(out, source, scratch.view, g);
       out.byte(0x7d);
     }
   }
 
   /** The fields of group `g` the object has, comma separated. */
-  writeFields(out: ByteWriter, source: Uint8Array, scratch: ByteWriter, g: number): void {
+  writeFields(out: ByteWriter, source: DataView, scratch: DataView, g: number): void {
     const { seen, kind, start, stop, stamp } = this;
     const { first, last } = this.groups[g];
     let comma = false;
@@ -121,12 +124,17 @@ export class FieldLayout {
       if (comma) out.byte(0x2c);
       comma = true;
       const how = kind[id];
-      if (how === scan.WHOLE) out.copy(source, start[id], stop[id]);
+      if (how === scan.WHOLE) out.copyView(source, start[id], stop[id]);
       else {
-        out.constant(this.prefixes[id]);
-        if (how === scan.CONVERTED) out.copy(scratch.bytes, start[id], stop[id]);
-        else if (how === scan.PLAIN) out.copy(source, start[id], stop[id]);
-        else out.quoted(source, start[id], stop[id]);
+        const prefix = this.prefixes[id];
+        out.copyView(prefix, 0, prefix.byteLength);
+        if (how === scan.CONVERTED) out.copyView(scratch, start[id], stop[id]);
+        else if (how === scan.PLAIN) out.copyView(source, start[id], stop[id]);
+        else {
+          out.byte(0x22);
+          out.copyView(source, start[id], stop[id]);
+          out.byte(0x22);
+        }
       }
     }
   }

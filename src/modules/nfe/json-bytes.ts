@@ -4,7 +4,7 @@
 // through a double. It only takes what it is sure JSON.parse + the mapping would give the same
 // bytes for; anything else (invalid JSON, a duplicate, numeric or escaped key, __proto__, deep
 // nesting, a summary field of the wrong type) throws OFF_PATH and the caller parses the old way.
-import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
+import { ascii, ByteWriter, viewOf } from '../../lib/byte-writer.ts';
 import { type ProviderValue, RawNumber } from './provider-json.ts';
 
 export const OFF_PATH = new Error('provider body outside the fast path');
@@ -34,6 +34,7 @@ const PROTO = ascii('__proto__');
 
 // The scan in progress (synchronous, so one at a time): the body and the position in it.
 let src: Buffer = Buffer.alloc(0);
+let view: DataView = new DataView(new ArrayBuffer(0));
 export let at = 0;
 let end = 0;
 let escaped = false;
@@ -47,6 +48,7 @@ export let keyTop = 0;
 
 export function beginScan(body: Buffer): void {
   src = body;
+  view = viewOf(body);
   at = 0;
   end = body.length;
   keyTop = 0;
@@ -54,9 +56,12 @@ export function beginScan(body: Buffer): void {
 
 export function endScan(): void {
   src = Buffer.alloc(0);
+  view = new DataView(new ArrayBuffer(0));
 }
 
 export const source = (): Buffer => src;
+/** The body as a view, for ByteWriter.copyView. */
+export const sourceView = (): DataView => view;
 export const peek = (): number => src[at];
 export const atEnd = (): boolean => at >= end;
 
@@ -141,12 +146,17 @@ export function readKey(): void {
  * colon and returns true; otherwise moves nothing. Cheaper than readKey (no hash) when the
  * layout of the object is predictable, as the items of a document are.
  */
-export function readKnownKey(name: Uint8Array): boolean {
+export function readKnownKey(name: DataView): boolean {
   const bytes = src;
   const start = at + 1;
-  const length = name.length;
+  const length = name.byteLength;
   if (bytes[at] !== QUOTE || bytes[start + length] !== QUOTE) return false;
-  for (let i = 0; i < length; i++) if (bytes[start + i] !== name[i]) return false;
+  // Four bytes at a time: the quote after the name is in the body, so every read is too.
+  const body = view;
+  let i = 0;
+  for (; i + 4 <= length; i += 4)
+    if (body.getUint32(start + i, true) !== name.getUint32(i, true)) return false;
+  for (; i < length; i++) if (bytes[start + i] !== name.getUint8(i)) return false;
   keyStart = start;
   keyEnd = start + length;
   if (bytes[keyEnd + 1] === COLON && bytes[keyEnd + 2] > 0x20) at = keyEnd + 2;

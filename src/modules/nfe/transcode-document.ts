@@ -113,7 +113,7 @@ function transcodeItem(out: ByteWriter): void {
   scan.forgetKeys(base);
   ITEM.writeGroups(out, itemValues);
   out.constant(ADDITIONAL);
-  out.copy(itemExtras.bytes, 0, itemExtras.length);
+  out.copyView(itemExtras.view, 0, itemExtras.length);
   out.byte(CLOSE_OBJECT);
   out.byte(CLOSE_OBJECT);
 }
@@ -131,7 +131,7 @@ export function transcodeProtocol(): true {
   const out = protocolOut;
   out.length = 0;
   out.byte(OPEN_OBJECT);
-  PROTOCOL.writeFields(out, scan.source(), documentValues, 0);
+  PROTOCOL.writeFields(out, scan.sourceView(), documentValues.view, 0);
   out.byte(CLOSE_OBJECT);
   return true;
 }
