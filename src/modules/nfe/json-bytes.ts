@@ -293,7 +293,7 @@ export function copyValue(out: ByteWriter, asText: boolean, depth: number): void
     const start = at;
     stringEnd();
     if (escaped) out.text(JSON.stringify(decodeString(start, at)));
-    else out.copy(src, start, at);
+    else out.copyView(view, start, at);
   } else if (c === OPEN_OBJECT) copyObject(out, asText, depth + 1);
   else if (c === OPEN_ARRAY) copyArray(out, asText, depth + 1);
   else if (c === 0x74) {
@@ -309,7 +309,7 @@ export function copyValue(out: ByteWriter, asText: boolean, depth: number): void
     const start = at;
     numberEnd();
     if (asText) out.byte(QUOTE);
-    out.copy(src, start, at);
+    out.copyView(view, start, at);
     if (asText) out.byte(QUOTE);
   }
 }
@@ -361,7 +361,7 @@ export function skipValue(depth: number): void {
 
 /** The last key read, with its quotes and a colon. */
 export function copyKey(out: ByteWriter): void {
-  out.copy(src, keyStart - 1, keyEnd + 1);
+  out.copyView(view, keyStart - 1, keyEnd + 1);
   out.byte(COLON);
 }
 
