@@ -2,7 +2,7 @@
 // database's write catalog, 32 concurrent injected requests for 6 s, the heap's statistics every
 // 50 ms (peaks printed), optionally a heap snapshot at 3 s. Run `npm run bench` once first (it seeds
 // the data), then:
-//   node --expose-gc --max-semi-space-size=8 --heap-growing-percent=50 bench/memory-probe.ts bulk|put [--snapshot]
+//   node --expose-gc --max-semi-space-size=4 --heap-growing-percent=50 bench/memory-probe.ts bulk|put [--snapshot]
 import v8 from 'node:v8';
 import { buildApp } from '../src/app.ts';
 import { parseConfig } from '../src/config.ts';
