@@ -1,0 +1,86 @@
+// Request loggers are made on their first line at an enabled level (src/http/request-logger.ts):
+// what is logged, with its reqId, its redaction and the route's log level, is what a child made at
+// once would write.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.ts';
+import { logCapture } from '../modules/auth/support.ts';
+import { buildTestApp } from '../support/app.ts';
+
+const routes = (app: FastifyInstance) => {
+  app.get('/v1/test/quiet', async () => ({ ok: true }));
+  app.get('/v1/test/warns', async (request) => {
+    request.log.warn({ api_key: 'ck_live_secret', detail: 'x' }, 'something to see');
+    request.log.debug('not at this level');
+    return { ok: true };
+  });
+  app.get('/v1/test/debug-route', { logLevel: 'debug' }, async (request) => {
+    request.log.debug('a debug line of a debug route');
+    return { ok: true };
+  });
+  app.get('/v1/test/nested', async (request) => {
+    request.log.child({ part: 'inner' }).error('from a child');
+    return { ok: true };
+  });
+};
+
+async function appWith(t: Parameters<typeof buildTestApp>[0], logLevel: Config['logLevel']) {
+  const { logStream, text } = logCapture();
+  const { app } = await buildTestApp(t, { routes, logStream, config: { logLevel } });
+  const lines = () =>
+    text()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+  return { app, lines };
+}
+
+test('request loggers at warn', async (t) => {
+  const { app, lines } = await appWith(t, 'warn');
+  const made = t.mock.method(app.log, 'child');
+
+  await t.test('a request that logs nothing makes no child logger', async () => {
+    assert.equal((await app.inject({ url: '/v1/test/quiet' })).statusCode, 200);
+    assert.equal(made.mock.callCount(), 0);
+    assert.deepEqual(lines(), []);
+  });
+
+  await t.test('a warning carries the reqId, is redacted, and levels below are dropped', async () => {
+    await app.inject({ url: '/v1/test/warns' });
+    const written = lines();
+    assert.equal(written.length, 1);
+    assert.equal(written[0].msg, 'something to see');
+    assert.equal(written[0].level, 40);
+    assert.match(String(written[0].reqId), /^req-/);
+    assert.equal(written[0].api_key, '[redacted]');
+    assert.equal(written[0].detail, 'x');
+    assert.equal(made.mock.callCount(), 1);
+  });
+
+  await t.test("a route's own level applies", async () => {
+    await app.inject({ url: '/v1/test/debug-route' });
+    const line = lines().find((l) => l.msg === 'a debug line of a debug route');
+    assert.ok(line, 'the debug route logs at debug');
+    assert.match(String(line.reqId), /^req-/);
+  });
+
+  await t.test("a request logger's child has both bindings", async () => {
+    await app.inject({ url: '/v1/test/nested' });
+    const line = lines().find((l) => l.msg === 'from a child');
+    assert.equal(line?.part, 'inner');
+    assert.match(String(line?.reqId), /^req-/);
+  });
+});
+
+test('request loggers at info log every request with its reqId', async (t) => {
+  const { app, lines } = await appWith(t, 'info');
+  await app.inject({ url: '/v1/test/quiet?api_key=secret' });
+  const written = lines();
+  const incoming = written.find((l) => l.msg === 'incoming request');
+  const completed = written.find((l) => l.msg === 'request completed');
+  assert.equal(incoming?.req.url, '/v1/test/quiet');
+  assert.equal(incoming?.reqId, completed?.reqId);
+  assert.equal(completed?.res.statusCode, 200);
+  assert.doesNotMatch(JSON.stringify(written), /secret/);
+});
