@@ -9,6 +9,8 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+const SECURITY_ENTRIES = Object.entries(SECURITY_HEADERS);
+
 /** JSON (and every other non-page answer): nothing to run, nothing to load, never framed. */
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
@@ -39,7 +41,7 @@ function policyFor(request: FastifyRequest, reply: FastifyReply): string {
 
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    for (const [name, value] of SECURITY_ENTRIES) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }
     if (NO_STORE.test(request.url) && !reply.hasHeader('cache-control'))
