@@ -6,7 +6,8 @@ export const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers["proxy-authorization"]',
   'res.headers["set-cookie"]',
-  // Top-level fields of a line (`log.warn({ api_key }, ...)`), then one level down.
+  // Top-level fields of a line (`log.warn({ api_key }, ...)`; not `code`, an error's code at the
+  // top), then one level down.
   'api_key',
   'refresh_token',
   'access_token',
