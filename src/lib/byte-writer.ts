@@ -73,18 +73,6 @@ export class ByteWriter {
     this.length = at;
   }
 
-  /** Bytes `start` to `end` of `source` in double quotes (a number written as text). */
-  quoted(source: Uint8Array, start: number, end: number): void {
-    const count = end - start + 2;
-    if (this.length + count > this.bytes.length) this.grow(count);
-    const target = this.bytes;
-    let at = this.length;
-    target[at++] = 0x22;
-    for (let i = start; i < end; i++) target[at++] = source[i];
-    target[at++] = 0x22;
-    this.length = at;
-  }
-
   constant(value: Uint8Array): void {
     this.copy(value, 0, value.length);
   }

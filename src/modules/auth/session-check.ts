@@ -38,7 +38,10 @@ const lookup = batchedPerHandle(async (db: Db, keys: string[]) => {
   return found;
 });
 
-/** `jti` must be a UUID (verifySession makes sure). */
+/**
+ * `jti` must be a UUID (verifySession makes sure). The statement answers every key it is asked;
+ * should one be missing, the session counts as ended: a check that fails refuses.
+ */
 export async function checkSession(db: Db, jti: string, restaurantId: number): Promise<SessionCheck> {
-  return (await lookup(db, keyOf(jti, restaurantId))) ?? { ended: false };
+  return (await lookup(db, keyOf(jti, restaurantId))) ?? { ended: true };
 }
