@@ -73,18 +73,41 @@ export function percentile(sorted: number[], q: number): number {
 }
 
 export async function sequential(url: string, request: BenchRequest, seconds: number): Promise<Latency> {
-  const samples: number[] = [];
-  let failures = 0;
+  const [latency] = await alternating([{ url, request }], seconds);
+  return latency;
+}
+
+/**
+ * One client taking turns over several targets (one request to each, then again) for `seconds`:
+ * each target's latency, all measured under the same conditions. A route and what it calls (the
+ * NF-e detail and the fiscal simulator alone) are compared this way, so that a machine whose speed
+ * drifts during the run does not favour the one measured in the quieter window.
+ */
+export async function alternating(
+  targets: { url: string; request: BenchRequest }[],
+  seconds: number,
+): Promise<Latency[]> {
+  const samples = targets.map((): number[] => []);
+  const failures = targets.map(() => 0);
   const end = performance.now() + seconds * 1000;
   while (performance.now() < end) {
-    const started = performance.now();
-    const { status, text } = await send(url, request);
-    samples.push(performance.now() - started);
-    if (status < 200 || status > 299) failures++;
-    request.onResponse?.(status, text);
+    for (const [i, { url, request }] of targets.entries()) {
+      const started = performance.now();
+      const { status, text } = await send(url, request);
+      samples[i].push(performance.now() - started);
+      if (status < 200 || status > 299) failures[i]++;
+      request.onResponse?.(status, text);
+    }
   }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), samples: samples.length, failures };
+  return samples.map((list, i) => {
+    list.sort((a, b) => a - b);
+    return {
+      p50: percentile(list, 0.5),
+      p99: percentile(list, 0.99),
+      samples: list.length,
+      failures: failures[i],
+    };
+  });
 }
 
 /** One request, for the bytes a route answers (the ceiling serves them) and to check it works. */

@@ -4,6 +4,7 @@
 import type { Helper } from './child-process.ts';
 import type { DbTime } from './explain-probe.ts';
 import {
+  alternating,
   type BenchRequest,
   fetchOnce,
   type Latency,
@@ -84,7 +85,16 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
   // The requests in flight when the window closed are still served: their CPU counts too.
   await settle(bench);
   const cpuMsPerRequest = (server.cpuMs() - cpuBefore) / (measured.requests + connections);
-  const latency = await sequential(server.url, request, options.latencySeconds);
+  // The NF-e detail's one client takes turns with the simulator alone (load.ts, alternating).
+  const [latency, provider] = scenario.providerAddsAtMost
+    ? await alternating(
+        [
+          { url: server.url, request },
+          { url: bench.simulator.url, request: bench.providerRequest },
+        ],
+        options.latencySeconds * 2,
+      )
+    : [await sequential(server.url, request, options.latencySeconds)];
   const note = background?.();
   const rssPeak = memory();
   let ceiling: Throughput | undefined;
@@ -92,9 +102,6 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
     await throughput(bench.baseline.url, request, connections, 1);
     ceiling = await throughput(bench.baseline.url, request, connections, options.seconds);
   }
-  const provider = scenario.providerAddsAtMost
-    ? await sequential(bench.simulator.url, bench.providerRequest, options.latencySeconds)
-    : undefined;
   return {
     scenario,
     connections,

@@ -82,7 +82,7 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
       r.note,
       adds === undefined
         ? undefined
-        : `the simulator alone answers in p50 ${ms(r.provider!.p50)} ms / p99 ${ms(r.provider!.p99)} ms (one client), so the route adds ${ms(adds)} ms at p50`,
+        : `the simulator alone answers in p50 ${ms(r.provider!.p50)} ms / p99 ${ms(r.provider!.p99)} ms (one client taking turns with the route: each simulator request right after a detail request), so the route adds ${ms(adds)} ms at p50`,
     ];
     const text = parts.filter(Boolean).join('; ');
     return text ? [`- ${r.scenario.id}: ${text}.`] : [];
