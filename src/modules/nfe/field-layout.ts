@@ -5,7 +5,8 @@
 import { ascii, type ByteWriter, viewOf } from '../../lib/byte-writer.ts';
 import * as scan from './json-bytes.ts';
 
-type Group = { open: DataView; first: number; last: number };
+/** A group: the bytes that open it (`{"group":{` or `,"group":{`) and its field ids, first to last (excluded). */
+export type Group = { open: DataView; first: number; last: number };
 type Convert = (scratch: ByteWriter, depth: number) => void;
 
 export class FieldLayout {
@@ -71,6 +72,21 @@ export class FieldLayout {
     const id = this.find();
     if (position < this.order.length) this.order[position] = id;
     return id;
+  }
+
+  /** The groups in the contract's order. */
+  get groupList(): readonly Group[] {
+    return this.groups;
+  }
+
+  /** The id of the field called `name` (its bytes), or -1 when no group names it. */
+  idOf(name: Uint8Array): number {
+    const hash = scan.hashOf(name);
+    for (let i = hash & this.mask; ; i = (i + 1) & this.mask) {
+      const slot = this.slots[i];
+      if (slot === 0) return -1;
+      if (this.hashes[slot - 1] === hash && Buffer.compare(this.names[slot - 1], name) === 0) return slot - 1;
+    }
   }
 
   /** The id of the key json-bytes.ts just read, or -1 when no group names it. */

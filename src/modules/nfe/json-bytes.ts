@@ -60,6 +60,10 @@ export function endScan(): void {
 }
 
 export const source = (): Buffer => src;
+/** Moves the scan to `position` (item-shape.ts reads an item on its own, then hands back). */
+export function seek(position: number): void {
+  at = position;
+}
 /** The body as a view, for ByteWriter.copyView. */
 export const sourceView = (): DataView => view;
 export const peek = (): number => src[at];
@@ -249,24 +253,29 @@ function stringEnd(): void {
 
 /** Moves past a number written as JSON allows (-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?). */
 function numberEnd(): void {
-  let i = at;
-  if (src[i] === 0x2d) i++;
-  const first = src[i];
+  at = numberEndAt(src, at);
+  if (at < 0) offPath();
+}
+
+/** Where the number at `i` of `bytes` ends, or -1 when none is written there as JSON allows. */
+export function numberEndAt(bytes: Uint8Array, i: number): number {
+  if (bytes[i] === 0x2d) i++;
+  const first = bytes[i];
   if (first === 0x30) i++;
-  else if (first >= 0x31 && first <= 0x39) while (isDigit(src[++i]));
-  else offPath();
-  if (src[i] === 0x2e) {
-    if (!isDigit(src[++i])) offPath();
-    while (isDigit(src[++i]));
+  else if (first >= 0x31 && first <= 0x39) while (isDigit(bytes[++i]));
+  else return -1;
+  if (bytes[i] === 0x2e) {
+    if (!isDigit(bytes[++i])) return -1;
+    while (isDigit(bytes[++i]));
   }
-  const exponent = src[i];
+  const exponent = bytes[i];
   if (exponent === 0x65 || exponent === 0x45) {
-    const sign = src[++i];
+    const sign = bytes[++i];
     if (sign === 0x2b || sign === 0x2d) i++;
-    if (!isDigit(src[i])) offPath();
-    while (isDigit(src[++i]));
+    if (!isDigit(bytes[i])) return -1;
+    while (isDigit(bytes[++i]));
   }
-  at = i;
+  return i;
 }
 
 function literal(bytes: Uint8Array): void {

@@ -3,6 +3,7 @@
 // fields no group names are copied, in their order, as `additional_fields`.
 import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import { FieldLayout } from './field-layout.ts';
+import { ItemShape } from './item-shape.ts';
 import * as scan from './json-bytes.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';
 import { copyPayments } from './transcode-payments.ts';
@@ -15,6 +16,9 @@ const COMMA = 0x2c;
 
 const DOCUMENT = new FieldLayout(DOCUMENT_GROUPS);
 const ITEM = new FieldLayout(ITEM_GROUPS);
+const ITEM_DEPTH = 4;
+/** The previous item's shape: the items that have it skip the general path (item-shape.ts). */
+export const ITEM_SHAPE = new ItemShape(ITEM, ITEM_DEPTH);
 const PROTOCOL = new FieldLayout({ protocol: PROTOCOL_FIELDS });
 const PAYMENTS_ID = Object.values(DOCUMENT_GROUPS).flat().indexOf('formas_pagamento');
 const ITENS = ascii('itens');
@@ -82,11 +86,15 @@ function transcodeItems(): true {
   const out = itemsOut;
   out.length = 0;
   out.byte(OPEN_ARRAY);
+  ITEM_SHAPE.reset();
   if (!scan.open(OPEN_ARRAY, CLOSE_ARRAY)) {
     do {
       if (out.length > 1) out.byte(COMMA);
       if (scan.peek() !== OPEN_OBJECT) scan.offPath();
+      if (ITEM_SHAPE.match(out)) continue;
+      const start = scan.at;
       transcodeItem(out);
+      ITEM_SHAPE.learn(start, scan.at);
     } while (scan.next(CLOSE_ARRAY));
   }
   out.byte(CLOSE_ARRAY);
@@ -101,12 +109,12 @@ function transcodeItem(out: ByteWriter): void {
   if (!scan.open(OPEN_OBJECT, CLOSE_OBJECT)) {
     do {
       const id = ITEM.readKey();
-      if (id >= 0) ITEM.readValue(id, itemValues, 4);
+      if (id >= 0) ITEM.readValue(id, itemValues, ITEM_DEPTH);
       else {
         scan.rememberKey(base);
         if (itemExtras.length > 0) itemExtras.byte(COMMA);
         scan.copyKey(itemExtras);
-        scan.copyValue(itemExtras, false, 4);
+        scan.copyValue(itemExtras, false, ITEM_DEPTH);
       }
     } while (scan.next(CLOSE_OBJECT));
   }

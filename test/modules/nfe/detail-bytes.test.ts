@@ -16,6 +16,7 @@ import {
 } from '../../../src/modules/nfe/provider-mapping.ts';
 import { transcodeProviderBody } from '../../../src/modules/nfe/provider-transcode.ts';
 import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
+import { ITEM_SHAPE } from '../../../src/modules/nfe/transcode-document.ts';
 import { accessKey } from '../../support/nfe-world.ts';
 import { type Serialised, schemaSerialiser } from './schema-serialiser.ts';
 
@@ -242,7 +243,11 @@ function random(seed: number) {
   };
 }
 
-function generator(seed: number) {
+/**
+ * `sameShape`: the items of a document have the same keys in the same order (as real documents'
+ * do), their values mostly of the same kind, so item-shape.ts matches most of them.
+ */
+function generator(seed: number, sameShape = false) {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)];
   const space = () => (next() < 0.1 ? pick([' ', '\n', '\t', '\r\n  ']) : '');
@@ -263,8 +268,10 @@ function generator(seed: number) {
       value(depth + 1),
     );
   };
-  const object = (keys: string[], valueFor: (key: string) => string) =>
-    `{${space()}${keys.map((key) => `"${key}"${space()}:${space()}${valueFor(key)}${space()}`).join(',')}}`;
+  const object = (keys: string[], valueFor: (key: string) => string, spaced = true) => {
+    const gap = () => (spaced ? space() : '');
+    return `{${gap()}${keys.map((key) => `"${key}"${gap()}:${gap()}${valueFor(key)}${gap()}`).join(',')}}`;
+  };
   const some = (names: string[], share: number) => names.filter(() => next() < share);
   const shuffled = (names: string[]) =>
     names
@@ -274,6 +281,25 @@ function generator(seed: number) {
   const named = (groups: Record<string, string[]>) => some(Object.values(groups).flat(), 0.4);
   const unknown = () => some(['campo_futuro', 'grupo_futuro', 'zz', 'A_b'], 0.4);
   const item = () => object(shuffled([...named(ITEM_GROUPS), ...unknown()]), () => value(0));
+  // A value of the same kind as `model` (string, number, literal or container), or now and then any.
+  const like = (model: string): string => {
+    if (next() < 0.005) return value(0);
+    if (STRINGS.includes(model))
+      return next() < 0.01 ? pick(STRINGS) : pick(['"a"', '"0017"', '"Açaí"', '""']);
+    if (NUMBERS.includes(model)) return pick(NUMBERS);
+    // A literal or a container: the same again.
+    return model;
+  };
+  const items = () => {
+    if (!sameShape) return Array.from({ length: Math.floor(next() * 4) }, item);
+    const keys = shuffled([...named(ITEM_GROUPS), ...unknown()]);
+    const models = new Map(keys.map((key) => [key, value(0)]));
+    return Array.from({ length: 2 + Math.floor(next() * 6) }, () => {
+      // Now and then a key more or less than the others.
+      const own = next() < 0.1 ? keys.slice(1) : next() < 0.1 ? [...keys, 'zz_extra'] : keys;
+      return object(own, (key) => like(models.get(key) ?? '1'), next() < 0.1);
+    });
+  };
   const payments = () =>
     `[${Array.from({ length: Math.floor(next() * 3) }, () =>
       object(shuffled(some(['forma_pagamento', 'valor_pagamento', 'tipo_integracao', 'bandeira'], 0.6)), () =>
@@ -283,7 +309,7 @@ function generator(seed: number) {
   const document = () => {
     const keys = shuffled([...named(DOCUMENT_GROUPS), ...unknown(), ...(next() < 0.8 ? ['itens'] : [])]);
     return object(keys, (key) => {
-      if (key === 'itens') return `[${Array.from({ length: Math.floor(next() * 4) }, item).join(',')}]`;
+      if (key === 'itens') return `[${items().join(`,${space()}`)}]`;
       if (key === 'formas_pagamento' && next() < 0.8) return payments();
       return value(0);
     });
@@ -310,8 +336,38 @@ test('generated documents give the same bytes', async () => {
   for (let i = 0; i < 400; i++) await assertSame(generate());
 });
 
+test('documents whose items share a shape give the same bytes', async () => {
+  const generate = generator(20261121, true);
+  const before = ITEM_SHAPE.matched;
+  for (let i = 0; i < 400; i++) await assertSame(generate());
+  // Most items were written by the shape of the one before them, not the general way.
+  assert.ok(ITEM_SHAPE.matched - before > 300, `${ITEM_SHAPE.matched - before} items matched a shape`);
+});
+
+test('items that share a shape are written by it; the others the general way', async () => {
+  const item = (n: string, description: string) =>
+    `{"numero_item":${n},"descricao":${description},"cfop":5102,"nves":[{"nve":"AA"}],"campo_futuro":1.50}`;
+  const counted = async (items: string[]) => {
+    const before = ITEM_SHAPE.matched;
+    await assertSame(`{${summary},"requisicao_nota_fiscal":{"itens":[${items.join(',')}]}}`);
+    return ITEM_SHAPE.matched - before;
+  };
+  assert.equal(await counted([item('1', '"a"'), item('2', '"b"'), item('3', '"c"')]), 2);
+  // Another kind, an escape, a space, a key more: each of those items is read the general way.
+  assert.equal(await counted([item('1', '"a"'), item('2', '7'), item('3', '"c"')]), 0);
+  assert.equal(await counted([item('1', '"a"'), item('2', '"\\\\"'), item('3', '"c"')]), 0);
+  assert.equal(await counted([item('1', '"a"'), item('2', ' "b"'), item('3', '"c"')]), 0);
+  assert.equal(
+    await counted([item('1', '"a"'), `${item('2', '"b"').slice(0, -1)},"z":1}`, item('3', '"c"')]),
+    0,
+  );
+});
+
 test('corrupted documents are refused, left to the old path, or give the same bytes', async () => {
-  const generate = generator(4471);
+  for (const generate of [generator(4471), generator(1121, true)]) await corrupting(generate);
+});
+
+async function corrupting(generate: () => string): Promise<void> {
   const next = random(99);
   let taken = 0;
   for (let i = 0; i < 400; i++) {
@@ -330,4 +386,4 @@ test('corrupted documents are refused, left to the old path, or give the same by
     assert.equal(actual, (expected as Serialised).body);
   }
   assert.ok(taken > 50, `only ${taken} corrupted documents were still taken`);
-});
+}
