@@ -4,6 +4,7 @@
 // a Date per value (parsing and printing Dates was a tenth of the list's CPU).
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { type Prepared, prepared } from '../../db/prepared.ts';
 import type { NfeReceivedTable } from '../../db/types.ts';
 import type { NfeListFilter } from './list-query.ts';
 
@@ -109,16 +110,19 @@ export async function listNotes(
   return query.orderBy('n.issued_at').orderBy('n.id').execute();
 }
 
-/** A note, with its linked brand's stored fiscal token (null without a brand link). */
-export async function findNote(
-  db: Db,
-  restaurantId: number,
-  id: number,
-): Promise<(NoteRow & { brand_token: string | null }) | undefined> {
-  return notes(db, restaurantId)
-    .select('b.fiscal_token_encrypted as brand_token')
-    .where('n.id', '=', id)
-    .executeTakeFirst();
+type NoteWithToken = NoteRow & { brand_token: string | null };
+let noteById: Prepared<NoteWithToken> | undefined;
+
+/**
+ * A note, with its linked brand's stored fiscal token (null without a brand link). Every detail
+ * read runs it: built once with the list's columns, then a prepared statement (db/prepared.ts).
+ */
+export async function findNote(db: Db, restaurantId: number, id: number): Promise<NoteWithToken | undefined> {
+  noteById ??= prepared<NoteWithToken>(
+    notes(db, 0).select('b.fiscal_token_encrypted as brand_token').where('n.id', '=', 0).compile().sql,
+  );
+  const { rows } = await noteById(db, [restaurantId, id]);
+  return rows[0];
 }
 
 const BRAND_COLUMNS = ['id', 'name', 'fantasy_name', 'cnpj'] as const;

@@ -185,6 +185,12 @@ test('top-level fields no group names join the invoice additional fields after t
   await assertSame(`{${summary},"extra_sem_invoice":1.50}`);
 });
 
+test('long invoice fields before and after the items give the same bytes', async () => {
+  const long = `"${'observacao '.repeat(7000)}"`;
+  await assertSame(`{${summary},"requisicao_nota_fiscal":{"informacoes_adicionais_contribuinte":${long},
+    "itens":[{"numero_item":1},{"numero_item":2}],"campo_futuro":${long}},"protocolo_nota_fiscal":{"status":100}}`);
+});
+
 test('bodies the fast path leaves are left whole to the old path', async () => {
   const cases = [
     `{${summary},"requisicao_nota_fiscal":{"a":1,"a":2}}`,
