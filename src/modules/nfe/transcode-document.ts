@@ -18,7 +18,7 @@ const DOCUMENT = new FieldLayout(DOCUMENT_GROUPS);
 const ITEM = new FieldLayout(ITEM_GROUPS);
 const ITEM_DEPTH = 4;
 /** The previous item's shape: the items that have it skip the general path (item-shape.ts). */
-export const ITEM_SHAPE = new ItemShape(ITEM, ITEM_DEPTH);
+export const ITEM_SHAPE = new ItemShape(ITEM);
 const PROTOCOL = new FieldLayout({ protocol: PROTOCOL_FIELDS });
 const PAYMENTS_ID = Object.values(DOCUMENT_GROUPS).flat().indexOf('formas_pagamento');
 const ITENS = ascii('itens');

@@ -288,18 +288,30 @@ function generator(seed: number, sameShape = false) {
   const unknown = () => some(['campo_futuro', 'grupo_futuro', 'zz', 'A_b'], 0.4);
   const item = () => object(shuffled([...named(ITEM_GROUPS), ...unknown()]), () => value(0));
   // A value of the same kind as `model` (string, number, literal or container), or now and then any.
+  const PLAIN = ['"a"', '"0017"', '"Açaí"', '""'];
+  // A container without spaces, and the same container with other strings and numbers in it.
+  const compact = (text: string) =>
+    text.replace(/"(?:[^"\\]|\\.)*"|\s+/g, (t) => (t.startsWith('"') ? t : ''));
+  const relike = (container: string) =>
+    container.replace(/"(?:[^"\\]|\\.)*"(:?)|-?\d[\d.eE+-]*/g, (token, colon) =>
+      colon ? token : token.startsWith('"') ? pick(PLAIN) : pick(NUMBERS),
+    );
   const like = (model: string): string => {
     if (next() < 0.005) return value(0);
-    if (STRINGS.includes(model))
-      return next() < 0.01 ? pick(STRINGS) : pick(['"a"', '"0017"', '"Açaí"', '""']);
+    if (STRINGS.includes(model)) return next() < 0.01 ? pick(STRINGS) : pick(PLAIN);
     if (NUMBERS.includes(model)) return pick(NUMBERS);
-    // A literal or a container: the same again.
+    // (Only without spaces: the keys are the strings a colon follows at once.)
+    if (model === compact(model) && /^[[{]/.test(model)) return relike(model);
     return model;
   };
   const items = () => {
     if (!sameShape) return Array.from({ length: Math.floor(next() * 4) }, item);
     const keys = shuffled([...named(ITEM_GROUPS), ...unknown()]);
-    const models = new Map(keys.map((key) => [key, value(0)]));
+    const model = () => {
+      const text = value(0);
+      return next() < 0.97 ? compact(text) : text;
+    };
+    const models = new Map(keys.map((key) => [key, model()]));
     return Array.from({ length: 2 + Math.floor(next() * 6) }, () => {
       // Now and then a key more or less than the others.
       const own = next() < 0.1 ? keys.slice(1) : next() < 0.1 ? [...keys, 'zz_extra'] : keys;
@@ -367,6 +379,19 @@ test('items that share a shape are written by it; the others the general way', a
     await counted([item('1', '"a"'), `${item('2', '"b"').slice(0, -1)},"z":1}`, item('3', '"c"')]),
     0,
   );
+  // Containers: other values in the same brackets match; another bracket or key does not.
+  const nves = (n: string, list: string) => item(n, '"a"').replace('[{"nve":"AA"}]', list);
+  assert.equal(
+    await counted([nves('1', '[{"nve":"AA"}]'), nves('2', '[{"nve":"BB"}]'), nves('3', '[{"nve":7}]')]),
+    1,
+  );
+  assert.equal(
+    await counted([nves('1', '[{"nve":1.5}]'), nves('2', '[{"nve":2.50}]'), nves('3', '[{"nve":true}]')]),
+    1,
+  );
+  assert.equal(await counted([nves('1', '[{"nve":"A"}]'), nves('2', '[{"nve":"A"},{"nve":"B"}]')]), 0);
+  assert.equal(await counted([nves('1', '[{"nve":"A"}]'), nves('2', '[{"nv":"A"}]'), nves('3', '[[]]')]), 0);
+  assert.equal(await counted([nves('1', '[[],{},null,false]'), nves('2', '[[],{},null,false]')]), 1);
 });
 
 test('corrupted documents are refused, left to the old path, or give the same bytes', async () => {
