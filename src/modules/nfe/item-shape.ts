@@ -154,6 +154,9 @@ export class ItemShape {
    * describe (spaces, escapes, too many leaves) leaves no shape.
    */
   learn(start: number, stop: number): void {
+    // An item with an escape (`\u00e7`, `\u0026`: some providers write them) has no shape; the
+    // items around it usually keep theirs, so the one learnt stays.
+    if (scan.source().subarray(start, stop).includes(BACKSLASH)) return;
     this.leaves = -1;
     if (++this.learnt > MAX_LEARNT) return;
     try {

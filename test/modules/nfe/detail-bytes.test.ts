@@ -373,7 +373,20 @@ test('items that share a shape are written by it; the others the general way', a
   assert.equal(await counted([item('1', '"a"'), item('2', '"b"'), item('3', '"c"')]), 2);
   // Another kind, an escape, a space, a key more: each of those items is read the general way.
   assert.equal(await counted([item('1', '"a"'), item('2', '7'), item('3', '"c"')]), 0);
-  assert.equal(await counted([item('1', '"a"'), item('2', '"\\\\"'), item('3', '"c"')]), 0);
+  // An item with an escape is read the general way; the shape before it stays for the next.
+  assert.equal(await counted([item('1', '"a"'), item('2', '"\\\\"'), item('3', '"c"')]), 1);
+  const escaped = (n: string) => item(n, '"Arroz \\u0026 Feij\\u00e3o"');
+  assert.equal(
+    await counted([
+      item('1', '"a"'),
+      item('2', '"b"'),
+      escaped('3'),
+      item('4', '"c"'),
+      escaped('5'),
+      item('6', '"d"'),
+    ]),
+    3,
+  );
   assert.equal(await counted([item('1', '"a"'), item('2', ' "b"'), item('3', '"c"')]), 0);
   assert.equal(
     await counted([item('1', '"a"'), `${item('2', '"b"').slice(0, -1)},"z":1}`, item('3', '"c"')]),
