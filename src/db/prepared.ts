@@ -11,7 +11,10 @@ const names = new Map<string, string>();
 
 export type Prepared<Row> = (db: Db, parameters: readonly unknown[]) => Promise<QueryResult<Row>>;
 
-/** A constant statement; its parameters are $1, $2... Declare these at module level only. */
+/**
+ * A constant statement; its parameters are $1, $2... Make each once: at module level, or on first
+ * use when its text comes from a Kysely query (nfe-repository.ts's findNote); every call names one.
+ */
 export function prepared<Row>(text: string): Prepared<Row> {
   if (!names.has(text)) names.set(text, `comanda_${names.size + 1}`);
   const template = CompiledQuery.raw(text);

@@ -10,15 +10,16 @@
 import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import type { FieldLayout } from './field-layout.ts';
 import * as scan from './json-bytes.ts';
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from './json-chars.ts';
 
 // Kinds of leaf: a string without escapes, a number, and the three literals.
 const STRING = 0;

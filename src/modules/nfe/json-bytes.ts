@@ -5,6 +5,16 @@
 // bytes for; anything else (invalid JSON, a duplicate, numeric or escaped key, __proto__, deep
 // nesting, a summary field of the wrong type) throws OFF_PATH and the caller parses the old way.
 import { ascii, ByteWriter, viewOf } from '../../lib/byte-writer.ts';
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+} from './json-chars.ts';
 import { type ProviderValue, RawNumber } from './provider-json.ts';
 
 export const OFF_PATH = new Error('provider body outside the fast path');
@@ -12,14 +22,6 @@ export const offPath = (): never => {
   throw OFF_PATH;
 };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
 const MAX_DEPTH = 64;
 const MAX_KEYS = 512;
 

@@ -10,6 +10,7 @@ import { isUtf8 } from 'node:buffer';
 import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import { FieldLayout } from './field-layout.ts';
 import * as scan from './json-bytes.ts';
+import { CLOSE_OBJECT, COMMA, OPEN_OBJECT } from './json-chars.ts';
 import { SUMMARY_FIELDS } from './provider-fields.ts';
 import type { ProviderObject } from './provider-json.ts';
 import { assertProviderDocument } from './provider-mapping.ts';
@@ -38,10 +39,6 @@ export type TranscodedDetail = {
 
 const HEAD_ROOM = 1 << 14;
 const TAIL_ROOM = 64;
-
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const COMMA = 0x2c;
 
 const SUMMARY_NAMES = [...SUMMARY_FIELDS];
 const TOP = new FieldLayout({ summary: SUMMARY_NAMES });

@@ -5,14 +5,9 @@ import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import { FieldLayout } from './field-layout.ts';
 import { ItemShape } from './item-shape.ts';
 import * as scan from './json-bytes.ts';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT } from './json-chars.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';
 import { copyPayments } from './transcode-payments.ts';
-
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 
 const DOCUMENT = new FieldLayout(DOCUMENT_GROUPS);
 const ITEM = new FieldLayout(ITEM_GROUPS);

@@ -3,12 +3,8 @@
 // their order) followed by `tipo_integracao` with its JSON type; anything else is plain text.
 import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import * as scan from './json-bytes.ts';
+import { CLOSE_ARRAY, CLOSE_OBJECT, COMMA, OPEN_ARRAY, OPEN_OBJECT } from './json-chars.ts';
 
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const COMMA = 0x2c;
 const TIPO = ascii('tipo_integracao');
 const TIPO_KEY = ascii('"tipo_integracao":');
 const tipo = new ByteWriter(256);
