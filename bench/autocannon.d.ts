@@ -33,5 +33,12 @@ declare module 'autocannon' {
     non2xx: number;
     duration: number;
   };
-  export default function autocannon(options: Options): Promise<Result>;
+  /** A running window: a promise of its result that also emits each response. */
+  export type Run = Promise<Result> & {
+    on(
+      event: 'response',
+      listener: (client: unknown, status: number, bytes: number, responseTimeMs: number) => void,
+    ): Run;
+  };
+  export default function autocannon(options: Options): Run;
 }

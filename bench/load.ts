@@ -17,14 +17,18 @@ export type BenchRequest = {
 export type Throughput = { rps: number; p50: number; p99: number; requests: number; failures: number };
 export type Latency = { p50: number; p99: number; samples: number; failures: number };
 
-export async function throughput(
+/** One autocannon window: what it answered, in how long, and every response's time (ms). */
+export type Window = { requests: number; failures: number; seconds: number; times: number[] };
+
+export async function window(
   url: string,
   request: BenchRequest,
   connections: number,
   seconds: number,
-): Promise<Throughput> {
+): Promise<Window> {
   const { vary, onResponse, ...fixed } = request;
-  const result = await autocannon({
+  const times: number[] = [];
+  const run = autocannon({
     url,
     connections,
     duration: seconds,
@@ -37,13 +41,37 @@ export async function throughput(
       },
     ],
   });
+  run.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  const result = await run;
   return {
-    rps: result.requests.total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
     requests: result.requests.total,
     failures: result.non2xx + result.errors + result.timeouts,
+    seconds: result.duration,
+    times,
   };
+}
+
+/** Windows of one target taken together: requests per second over their time, exact percentiles. */
+export function summarize(windows: Window[]): Throughput {
+  const times = windows.flatMap((w) => w.times).sort((a, b) => a - b);
+  const requests = windows.reduce((sum, w) => sum + w.requests, 0);
+  const seconds = windows.reduce((sum, w) => sum + w.seconds, 0);
+  return {
+    rps: requests / seconds,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    requests,
+    failures: windows.reduce((sum, w) => sum + w.failures, 0),
+  };
+}
+
+export async function throughput(
+  url: string,
+  request: BenchRequest,
+  connections: number,
+  seconds: number,
+): Promise<Throughput> {
+  return summarize([await window(url, request, connections, seconds)]);
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });

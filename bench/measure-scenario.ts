@@ -1,6 +1,11 @@
 // One row of the table: the route under load at 32 connections (after a warm-up), then one client
 // in sequence; for a read, the node:http ceiling serving the same bytes; for the NF-e detail, the
-// fiscal simulator alone. The server's peak memory and CPU are read while it runs.
+// fiscal simulator alone. The server's peak memory and CPU are read while it runs, and the share
+// of the machine's time the hypervisor stole during the windows.
+//
+// A row held to a ratio takes the route and its ceiling in turns, one-second windows of each, so
+// that a machine whose speed drifts (steal comes and goes by the second on a shared VM) weighs on
+// both alike; the other reads measure the route's window, then the ceiling's.
 import type { Helper } from './child-process.ts';
 import type { DbTime } from './explain-probe.ts';
 import {
@@ -9,10 +14,13 @@ import {
   fetchOnce,
   type Latency,
   sequential,
+  summarize,
   type Throughput,
   throughput,
+  type Window,
+  window,
 } from './load.ts';
-import { loadAverage } from './machine.ts';
+import { type CpuClock, cpuClock, loadAverage, stealShare } from './machine.ts';
 import type { Options } from './options.ts';
 import type { Scenario, ScenarioContext } from './scenario.ts';
 import type { LaunchedServer } from './server-launcher.ts';
@@ -29,6 +37,8 @@ export type Row = {
   db: DbTime;
   cpuMsPerRequest: number;
   rssPeak: number;
+  /** Share of the machine's CPU time stolen by the hypervisor: in the 32-connection windows, with one client. */
+  steal: { load?: number; oneClient?: number };
   note?: string;
 };
 
@@ -79,13 +89,28 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
   const memory = watchMemory(server);
   const background = scenario.background?.(ctx);
   await throughput(server.url, request, connections, options.warmup);
+  if (scenario.read) await throughput(bench.baseline.url, request, connections, 1);
   await settle(bench);
-  const cpuBefore = server.cpuMs();
-  const measured = await throughput(server.url, request, connections, options.seconds);
-  // The requests in flight when the window closed are still served: their CPU counts too.
-  await settle(bench);
-  const cpuMsPerRequest = (server.cpuMs() - cpuBefore) / (measured.requests + connections);
+  const slices = scenario.ratioTarget === undefined ? 1 : Math.max(1, Math.round(options.seconds));
+  const served: Window[] = [];
+  const answered: Window[] = [];
+  const loadSpans: [CpuClock, CpuClock][] = [];
+  let cpuMs = 0;
+  for (let slice = 0; slice < slices; slice++) {
+    const start = cpuClock();
+    const cpuBefore = server.cpuMs();
+    served.push(await window(server.url, request, connections, options.seconds / slices));
+    // The requests in flight when the window closed are still served: their CPU counts too.
+    await settle(bench);
+    cpuMs += server.cpuMs() - cpuBefore;
+    if (slices > 1)
+      answered.push(await window(bench.baseline.url, request, connections, options.seconds / slices));
+    loadSpans.push([start, cpuClock()]);
+  }
+  const measured = summarize(served);
+  const cpuMsPerRequest = cpuMs / (measured.requests + connections * slices);
   // The NF-e detail's one client takes turns with the simulator alone (load.ts, alternating).
+  const oneClient = cpuClock();
   const [latency, provider] = scenario.providerAddsAtMost
     ? await alternating(
         [
@@ -95,12 +120,16 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
         options.latencySeconds * 2,
       )
     : [await sequential(server.url, request, options.latencySeconds)];
+  const steal = { load: stealShare(loadSpans), oneClient: stealShare([[oneClient, cpuClock()]]) };
   const note = background?.();
   const rssPeak = memory();
   let ceiling: Throughput | undefined;
-  if (scenario.read) {
-    await throughput(bench.baseline.url, request, connections, 1);
+  if (slices > 1) ceiling = summarize(answered);
+  else if (scenario.read) {
+    const start = cpuClock();
     ceiling = await throughput(bench.baseline.url, request, connections, options.seconds);
+    loadSpans.push([start, cpuClock()]);
+    steal.load = stealShare(loadSpans);
   }
   return {
     scenario,
@@ -114,6 +143,7 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
     db,
     cpuMsPerRequest,
     rssPeak,
+    steal,
     note,
   };
 }

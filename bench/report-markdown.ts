@@ -10,6 +10,8 @@ export type RunInfo = {
   machine: string;
   loadStart: string;
   loadEnd: string;
+  /** Share of the machine's CPU time the hypervisor stole over the whole run. */
+  steal?: number;
   seeding: string;
   peakRss: number;
   windows: string;
@@ -36,7 +38,7 @@ function routeLine(row: Row): string {
     kib(row.bytes),
     row.connections,
     int(server.rps),
-    `${server.p50} / ${server.p99}`,
+    `${ms(server.p50)} / ${ms(server.p99)}`,
     ceiling ? int(ceiling.rps) : '—',
     pct(ratioOf(row)),
     `${ms(latency.p50)} / ${ms(latency.p99)}`,
@@ -45,13 +47,14 @@ function routeLine(row: Row): string {
     ms(row.cpuMsPerRequest),
     int(row.rssPeak),
     row.load.toFixed(1),
+    `${pct(row.steal.load)} / ${pct(row.steal.oneClient)}`,
     verdict(row),
   ].join(' | ');
 }
 
 const HEADER = [
-  '| route | data | body | conn. | req/s | p50 / p99 ms | node:http req/s | ratio | p50 / p99 ms (1 client) | DB ms (statements) | DB share | CPU ms/req | RSS MB | load | targets |',
-  '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+  '| route | data | body | conn. | req/s | p50 / p99 ms | node:http req/s | ratio | p50 / p99 ms (1 client) | DB ms (statements) | DB share | CPU ms/req | RSS MB | load | steal | targets |',
+  '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
 ];
 
 function scalingTable(rows: Row[]): string[] {
@@ -94,6 +97,11 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     '',
     `- Machine: ${info.machine}.`,
     `- Load average (1 / 5 / 15 min): ${info.loadStart} at the start, ${info.loadEnd} at the end (other work shares these cores: the \`load\` column is the 1-minute average when each row started).`,
+    ...(info.steal === undefined
+      ? []
+      : [
+          `- CPU steal: the hypervisor gave ${pct(info.steal)} of this machine's CPU time to other guests over the run (the \`steal\` column: in the row's 32-connection windows / in its one-client window). A request that waits for a stolen core is slower for reasons outside the service; the p99 of one client feels it first.`,
+        ]),
     `- Server: \`${[...Object.entries(START_ENV).map(([k, v]) => `${k}=${v}`), 'node', ...NODE_FLAGS, 'src/main.ts'].join(' ')}\` in its own process (the settings and V8 flags of \`npm start\`; LOG_LEVEL=warn); peak RSS (VmHWM) over the whole run ${int(info.peakRss)} MB.`,
     `- Data: ${info.seeding}.`,
     `- Targets${info.machine.includes('PGlite') ? ' (set for PostgreSQL; shown here for comparison)' : ''}: ${nominal.length - misses.length} of ${nominal.length} rows pass${misses.length ? `; missed: ${misses.map((r) => r.scenario.id).join(', ')}` : ''}.`,
@@ -109,11 +117,12 @@ export function renderMarkdown(rows: Row[], info: RunInfo): string {
     ...(notes.length ? ['## Notes', '', ...notes, ''] : []),
     '## How each number is measured',
     '',
-    '- **req/s, p50 / p99**: autocannon on loopback with `conn.` connections (32; 4 for the large scaling rows, whose requests take seconds), after a warm-up window; latency in whole milliseconds.',
-    '- **node:http req/s, ratio**: a plain `node:http` server (its own process) answers the bytes the route answered, from memory, under the same load; ratio = route req/s ÷ that ceiling.',
+    "- **req/s, p50 / p99**: autocannon on loopback with `conn.` connections (32; 4 for the large scaling rows, whose requests take seconds), after a warm-up window; latency of every response, pooled over the row's windows.",
+    "- **node:http req/s, ratio**: a plain `node:http` server (its own process) answers the bytes the route answered, from memory, under the same load; ratio = route req/s ÷ that ceiling. A row held to a ratio measures the two in turns (one-second windows: route, ceiling, route…; the server settles between them), so that a change in the machine's speed during the row weighs on both; other reads measure the route, then the ceiling.",
     '- **p50 / p99 (1 client)**: one client sending the next request when the previous one answered, timed in microseconds: the service time without queueing. The p99 targets apply to it (at 32 connections p99 is mostly queueing: 32 ÷ req/s).',
     '- **DB ms (statements)**: every SQL statement the route runs for one request once warm (the request is sent, then again after 300 ms for the work it started to end), taken from the running app (in the bench process, before the load), each preceded by `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON)` of the same statement and parameters in a rolled-back savepoint; Planning Time + Execution Time, median of 3, summed. Round trips, BEGIN/COMMIT and driver time are not in it; the planning of a prepared statement (src/db/prepared.ts), which the server pays once per connection, is. **DB share** = DB ms ÷ one-client p50; over 100% where a route runs statements at the same time (cash flows: totals and page) or plans a prepared statement (one product: the token check).',
     '- **CPU ms/req**: user + system CPU of the server process from the start of the 32-connection window until it is idle again ÷ (requests answered in the window + the requests still in flight at its end). **RSS MB**: peak VmRSS of the server while the row ran (sampled every 100 ms).',
+    "- **steal**: the share of the machine's CPU time (/proc/stat, all cores) that the hypervisor gave to other guests during the row's 32-connection windows, and during its one-client window.",
     '',
   ].join('\n');
 }

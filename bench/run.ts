@@ -12,7 +12,7 @@ import { DETAIL_NOTE, FISCAL_TOKEN } from './data-nfe.ts';
 import { ensureDatasets } from './datasets.ts';
 import { type DbTime, openProbe } from './explain-probe.ts';
 import { type BenchRequest, fetchOnce } from './load.ts';
-import { describeMachine, formatLoad } from './machine.ts';
+import { cpuClock, describeMachine, formatLoad, stealShare } from './machine.ts';
 import { measureScenario, type Row } from './measure-scenario.ts';
 import { parseOptions } from './options.ts';
 import { topFunctions } from './profile-top.ts';
@@ -26,8 +26,10 @@ import { checks } from './targets.ts';
 const options = parseOptions(process.argv.slice(2));
 const started = new Date();
 const loadStart = formatLoad();
+const clockStart = cpuClock();
 const clock = () => `${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s`;
 const log = (line: string) => console.log(`${clock()}  ${line}`);
+const percent = (share: number | undefined) => `${Math.round((share ?? 0) * 100)}%`;
 
 const scenarios = selectScenarios(options);
 if (!scenarios.length) throw new Error('no scenario matches --only');
@@ -82,6 +84,9 @@ for (const scenario of scenarios) {
       (row.ceiling ? ` (${Math.round((row.server.rps / row.ceiling.rps) * 100)}% of node:http)` : '') +
       `, one client p50 ${row.latency.p50.toFixed(2)} / p99 ${row.latency.p99.toFixed(2)} ms, ` +
       `DB ${row.db.ms.toFixed(2)} ms, RSS ${Math.round(row.rssPeak)} MB` +
+      (row.steal.load === undefined
+        ? ''
+        : `, steal ${percent(row.steal.load)} / ${percent(row.steal.oneClient)}`) +
       (missed.length ? `  MISS ${missed.map((c) => c.target).join('; ')}` : ''),
   );
 }
@@ -102,6 +107,7 @@ const markdown = renderMarkdown(rows, {
   machine: describeMachine(bench.version),
   loadStart,
   loadEnd: formatLoad(),
+  steal: stealShare([[clockStart, cpuClock()]]),
   seeding: seeding.seeded.length
     ? `seeded ${seeding.seeded.join(', ')} in ${(seeding.ms / 1000).toFixed(1)} s; the rest reused from the bench database`
     : `every data set reused from the bench database (checked in ${(seeding.ms / 1000).toFixed(1)} s)`,
