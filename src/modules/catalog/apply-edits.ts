@@ -111,7 +111,10 @@ export function applyEdits(
     );
     const entries = changed.map((c) => ({ product_id: c.next.id, changes: c.changes }));
     await insertChanges(trx, restaurantId, operation, actor, entries);
-    const written = new Map(updated.map((row) => [row.id, row]));
-    return plans.map((plan) => written.get(plan.current.id) ?? plan.current);
+    const versions = new Map(updated.map((row) => [row.id, row.updated_at]));
+    return plans.map((plan) => {
+      const version = versions.get(plan.current.id);
+      return version ? { ...plan.next, updated_at: version } : plan.current;
+    });
   });
 }

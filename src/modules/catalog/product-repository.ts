@@ -21,7 +21,6 @@ const WRITABLE: Record<string, string> = {
   ...Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, 'text'])),
 };
 const quote = (c: string) => `"${c}"`;
-const RETURNING = sql.raw(PRODUCT_COLUMNS.map((c) => `p.${quote(c)}`).join(', '));
 
 /** Locks the live products among `ids` (in id order) and returns them. */
 export async function lockProducts(db: Db, restaurantId: number, ids: number[]): Promise<ProductRow[]> {
@@ -91,25 +90,27 @@ export async function insertProduct(
  * Writes `columns` of the given rows (computed from the locked rows, so the values are current)
  * and moves updated_at strictly forward: clock_timestamp(), not the transaction start, and at
  * least 1 ms after the previous version. Only the columns the batch changes travel and are set.
+ * Returns each row's new version: every other column is what the caller sent (no trigger or
+ * default touches a product's columns on update), so the rows are not read back.
  */
 export async function updateProducts(
   db: Db,
   restaurantId: number,
   rows: ProductRow[],
   columns: string[],
-): Promise<ProductRow[]> {
+): Promise<{ id: number; updated_at: Date }[]> {
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
   const recordType = sql.raw(['id integer', ...written.map((c) => `${quote(c)} ${WRITABLE[c]}`)].join(', '));
   const values = rows.map((row) =>
     Object.fromEntries(['id', ...written].map((c) => [c, row[c as keyof ProductRow]])),
   );
-  const { rows: updated } = await sql<ProductRow>`
+  const { rows: updated } = await sql<{ id: number; updated_at: Date }>`
     update products as p set ${set}
       updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
     from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(${recordType})
     where p.restaurant_id = ${restaurantId} and p.id = v.id
-    returning ${RETURNING}`.execute(db);
+    returning p.id, p.updated_at`.execute(db);
   return updated;
 }
 

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../http/errors.ts';
+import { replyBranch } from '../../http/reply-branch.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
 import { bulkEditProducts, createProduct, editProduct, setAvailability } from './product-service.ts';
@@ -20,6 +21,7 @@ import {
 } from './schemas.ts';
 
 const scope = 'products:write' as const;
+const Products = Type.Array(Product);
 const EDIT_KEYS = ['product_changes_required', 'product_not_found', 'product_category_not_found'];
 
 /** An edit without a body is an edit without a change. */
@@ -66,13 +68,14 @@ export function writeRoutes(fastify: FastifyInstance): void {
           'written, and the answer is the review of each product (current, proposed, changes).',
         querystring: EditQuery,
         body: BulkBody,
-        response: { 200: Type.Union([Type.Array(Product), DryRunResult]), 409: ConflictError },
+        response: { 200: Type.Union([Products, DryRunResult]), 409: ConflictError },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { restaurantId, body, principal, query } = request;
-      if (query.dry_run === 'true') return previewBulkEdit(app.ctx.db, restaurantId, body);
-      return bulkEditProducts(app.ctx.db, restaurantId, body, principal!);
+      if (query.dry_run === 'true')
+        return replyBranch(reply, DryRunResult, await previewBulkEdit(app.ctx.db, restaurantId, body));
+      return replyBranch(reply, Products, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
     },
   );
 
@@ -94,10 +97,19 @@ export function writeRoutes(fastify: FastifyInstance): void {
         response: { 200: Type.Union([Product, DryRunResult]), 409: ConflictError },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { restaurantId, params, body, principal, query } = request;
-      if (query.dry_run === 'true') return previewEdit(app.ctx.db, restaurantId, params.productId, body);
-      return editProduct(app.ctx.db, restaurantId, params.productId, body, principal!);
+      if (query.dry_run === 'true')
+        return replyBranch(
+          reply,
+          DryRunResult,
+          await previewEdit(app.ctx.db, restaurantId, params.productId, body),
+        );
+      return replyBranch(
+        reply,
+        Product,
+        await editProduct(app.ctx.db, restaurantId, params.productId, body, principal!),
+      );
     },
   );
 
