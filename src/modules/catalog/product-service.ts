@@ -6,7 +6,7 @@ import { describePrincipal, type Principal } from '../../http/principal.ts';
 import { applyEdits, type EditItem } from './apply-edits.ts';
 import { type Edit, hasChanges, parseCreate, parseEdit } from './edit-input.ts';
 import { creationChanges } from './edit-plan.ts';
-import { mapProduct, type ProductRow } from './product-map.ts';
+import { mapProduct, type ProductRow, productsJson } from './product-map.ts';
 import * as repository from './product-repository.ts';
 import type { AvailabilityInput, BulkInput, CreateInput, EditInput } from './schemas.ts';
 
@@ -83,9 +83,11 @@ export function bulkEdits(body: BulkInput): EditItem[] {
   return body.map((item, index) => ({ id: item.id, edit: edits[index] }));
 }
 
+/** The edited products, in the order received, as the JSON body of the answer. */
 export async function bulkEditProducts(db: Db, restaurantId: number, body: BulkInput, principal: Principal) {
-  const rows = await applyEdits(db, restaurantId, bulkEdits(body), 'bulk', describePrincipal(principal));
-  return rows.map(detail);
+  return productsJson(
+    await applyEdits(db, restaurantId, bulkEdits(body), 'bulk', describePrincipal(principal)),
+  );
 }
 
 export async function setAvailability(

@@ -3,12 +3,12 @@
 // serialise what is not, and the tests hold the bytes to them.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../http/json-reply.ts';
 import { createCatalogReader } from './read-service.ts';
 import { Catalog, Product } from './response-schemas.ts';
 import { ProductParams, RestaurantQuery } from './schemas.ts';
 
 const scope = 'products:read' as const;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function readRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -30,7 +30,7 @@ export function readRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const body = await reader.listing(request.restaurant);
-      return reply.type(JSON_TYPE).send(body as never);
+      return sendJson(reply, body);
     },
   );
 
@@ -47,7 +47,7 @@ export function readRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const product = await reader.product(request.restaurant, request.params.productId);
-      return Buffer.isBuffer(product) ? reply.type(JSON_TYPE).send(product as never) : product;
+      return Buffer.isBuffer(product) ? sendJson(reply, product) : product;
     },
   );
 }

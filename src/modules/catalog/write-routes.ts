@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../http/errors.ts';
-import { replyBranch } from '../../http/reply-branch.ts';
+import { replyBranch, sendJson } from '../../http/json-reply.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
 import { bulkEditProducts, createProduct, editProduct, setAvailability } from './product-service.ts';
@@ -21,7 +21,6 @@ import {
 } from './schemas.ts';
 
 const scope = 'products:write' as const;
-const Products = Type.Array(Product);
 const EDIT_KEYS = ['product_changes_required', 'product_not_found', 'product_category_not_found'];
 
 /** An edit without a body is an edit without a change. */
@@ -68,14 +67,14 @@ export function writeRoutes(fastify: FastifyInstance): void {
           'written, and the answer is the review of each product (current, proposed, changes).',
         querystring: EditQuery,
         body: BulkBody,
-        response: { 200: Type.Union([Products, DryRunResult]), 409: ConflictError },
+        response: { 200: Type.Union([Type.Array(Product), DryRunResult]), 409: ConflictError },
       },
     },
     async (request, reply) => {
       const { restaurantId, body, principal, query } = request;
       if (query.dry_run === 'true')
         return replyBranch(reply, DryRunResult, await previewBulkEdit(app.ctx.db, restaurantId, body));
-      return replyBranch(reply, Products, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
+      return sendJson(reply, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
     },
   );
 

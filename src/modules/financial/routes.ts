@@ -1,5 +1,6 @@
 // GET /v1/financial/cash-flows (contract 4.9): schema + one service call.
 import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../http/json-reply.ts';
 import {
   CashFlowsQuery,
   type CashFlowsQuerystring,
@@ -39,7 +40,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
       const body = await cashFlows.list(request.restaurant, request.query, (page) =>
         String(reply.serialize(page)),
       );
-      return reply.type('application/json; charset=utf-8').send(body);
+      return sendJson(reply, body);
     },
   );
 }

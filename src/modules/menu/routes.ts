@@ -2,6 +2,7 @@
 // resolved for a channel at an instant (contract 2.4 and 4.8, design menu.md).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { JSON_TYPE } from '../../http/json-reply.ts';
 import { createCatalogCache } from './catalog-cache.ts';
 import { MenuBody } from './menu-body.ts';
 import { menuQuery, menuResponse } from './schemas.ts';
@@ -24,7 +25,7 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
       const plan = await menu.read(request.restaurant, request.query);
       // Already JSON (catalog.ts says why), written as the socket takes it: menuResponse
       // documents it and the tests hold it to it.
-      reply.type('application/json; charset=utf-8').header('content-length', plan.length);
+      reply.type(JSON_TYPE).header('content-length', plan.length);
       return reply.send(new MenuBody(plan) as never);
     },
   );

@@ -2,6 +2,7 @@
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
@@ -15,8 +16,6 @@ import {
 } from './nfe-schema.ts';
 import { getReceivedNfe } from './nfe-service.ts';
 import { PROVIDER_CONCURRENCY } from './provider-client.ts';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 const commonErrors = {
   400: ErrorResponse,
@@ -50,7 +49,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
       // Already JSON bytes, written without the schema serialiser (list-body.ts says why) and kept
       // per nfe_version (list-cache.ts).
       const body = await readList(request.restaurant, request.query);
-      return reply.type(JSON_TYPE).send(body);
+      return sendJson(reply, body);
     },
   );
 
@@ -87,7 +86,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         providerSlots,
       );
       // Bytes already (provider-transcode.ts); a body off that path is mapped and serialised by the schema.
-      return Buffer.isBuffer(detail) ? reply.type(JSON_TYPE).send(detail) : detail;
+      return Buffer.isBuffer(detail) ? sendJson(reply, detail) : detail;
     },
   );
 }

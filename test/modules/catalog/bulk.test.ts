@@ -56,22 +56,40 @@ test('PUT /v1/products/bulk', async (t) => {
     assert.equal((await get(`/v1/products/${c}`)).json().price, '3.00');
   });
 
-  await t.test('answers each product as a read returns it afterwards, every kind of field edited', async () => {
-    // The write reads back only the new versions: every other value answered is the one sent.
-    const ids = await many(4, { description: 'antes', price_promotion: '9.90' });
-    const res = await bulk([
-      { id: ids[0], name: 'Açaí 500 ml “grande” \u{1F600}', description: null, price: 0.1, price_promotion: null },
-      { id: ids[1], delivery_price: 12, delivery_price_promotion: 11.5, sold_off: true, use_weight: true },
-      { id: ids[2], product_category_id: world.categories.drinks, charge_service_tax: false, has_starting_price: true },
-      { id: ids[3], available_in_delivery: false, fiscal_info: { ncm: '22021000', cfop: null, aliquota: '18.00' } },
-    ]);
-    assert.equal(res.statusCode, 200);
-    const answered = res.json();
-    assert.deepEqual(answered, await snapshot(ids));
-    assert.equal(answered[0].price, '0.10');
-    assert.equal(answered[1].delivery_price_promotion, '11.50');
-    for (const product of answered) assert.ok(product.updated_at > product.created_at);
-  });
+  await t.test(
+    'answers each product as a read returns it afterwards, every kind of field edited',
+    async () => {
+      // The write reads back only the new versions: every other value answered is the one sent.
+      const ids = await many(4, { description: 'antes', price_promotion: '9.90' });
+      const res = await bulk([
+        {
+          id: ids[0],
+          name: 'Açaí 500 ml “grande” \u{1F600}',
+          description: null,
+          price: 0.1,
+          price_promotion: null,
+        },
+        { id: ids[1], delivery_price: 12, delivery_price_promotion: 11.5, sold_off: true, use_weight: true },
+        {
+          id: ids[2],
+          product_category_id: world.categories.drinks,
+          charge_service_tax: false,
+          has_starting_price: true,
+        },
+        {
+          id: ids[3],
+          available_in_delivery: false,
+          fiscal_info: { ncm: '22021000', cfop: null, aliquota: '18.00' },
+        },
+      ]);
+      assert.equal(res.statusCode, 200);
+      const answered = res.json();
+      assert.deepEqual(answered, await snapshot(ids));
+      assert.equal(answered[0].price, '0.10');
+      assert.equal(answered[1].delivery_price_promotion, '11.50');
+      for (const product of answered) assert.ok(product.updated_at > product.created_at);
+    },
+  );
 
   await t.test('the body must be a bare array of 1 to 100 objects', async () => {
     const [a] = await many(1);

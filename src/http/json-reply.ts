@@ -1,0 +1,24 @@
+// JSON answers that do not go through a route's own serialiser: bodies rendered to UTF-8 ahead
+// (the listing, the menu, cash flows, NF-e, product writes; each held by tests to the bytes the
+// response schema's serialiser writes), and the branches of a union.
+import type { FastifyReply } from 'fastify';
+import type { TSchema } from 'typebox';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A body already rendered as UTF-8 JSON, sent as it is. */
+export const sendJson = (reply: FastifyReply, body: Buffer | string): FastifyReply =>
+  reply.type(JSON_TYPE).send(body);
+
+/**
+ * An answer of a route whose 200 is a union (an edit answers the product, or with ?dry_run=true
+ * its review), serialised by its own branch's schema. fast-json-stringify serialises a union by
+ * validating the whole answer with ajv against each branch until one matches. The union stays in
+ * the route's schema for the OpenAPI document: the branch is known where the answer is made.
+ */
+export function replyBranch(reply: FastifyReply, schema: TSchema, payload: unknown): FastifyReply {
+  // Compiled once per route and schema (Fastify caches it on the route's context).
+  return reply
+    .serializer(reply.compileSerializationSchema(schema as Record<string, unknown>, '200'))
+    .send(payload);
+}
