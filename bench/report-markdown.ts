@@ -24,10 +24,17 @@ const pct = (n: number | undefined) => (n === undefined ? '—' : `${Math.round(
 const kib = (n: number | undefined) =>
   n === undefined ? '—' : n < 10240 ? `${n} B` : `${int(n / 1024)} KiB`;
 
+/** Above this share of stolen CPU, a miss says how much the hypervisor took during the row. */
+const STEAL_WORTH_SAYING = 0.05;
+
 function verdict(row: Row): string {
   const all = checks(row);
   const missed = all.filter((c) => !c.pass).map((c) => c.target);
-  return missed.length ? `**miss**: ${missed.join('; ')}` : `pass (${all.map((c) => c.target).join('; ')})`;
+  if (!missed.length) return `pass (${all.map((c) => c.target).join('; ')})`;
+  const stolen = Math.max(row.steal.load ?? 0, row.steal.oneClient ?? 0);
+  const context =
+    stolen >= STEAL_WORTH_SAYING ? ` (with ${pct(stolen)} of the CPU stolen in a window of the row)` : '';
+  return `**miss**: ${missed.join('; ')}${context}`;
 }
 
 function routeLine(row: Row): string {
