@@ -17,8 +17,8 @@ export const sendJson = (reply: FastifyReply, body: Buffer | string): FastifyRep
  * the route's schema for the OpenAPI document: the branch is known where the answer is made.
  */
 export function replyBranch(reply: FastifyReply, schema: TSchema, payload: unknown): FastifyReply {
-  // Compiled once per route and schema (Fastify caches it on the route's context).
-  return reply
-    .serializer(reply.compileSerializationSchema(schema as Record<string, unknown>, '200'))
-    .send(payload);
+  // Compiled once per route and schema (Fastify caches it on the route's context). A reply with
+  // its own serialiser gets no content type from Fastify: it is set here.
+  const serialize = reply.compileSerializationSchema(schema as Record<string, unknown>, '200');
+  return reply.type(JSON_TYPE).serializer(serialize).send(payload);
 }

@@ -61,6 +61,19 @@ test('a bulk edit answers the bytes of the Product schema serialiser', async (t)
   await t.test('the single edit (its own branch of the union) is the serialiser output too', async () => {
     const res = await put(ids[4], { name: TRICKY_TEXT, price: 7 });
     assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(res.body, (await expected([ids[4]])).slice(1, -1));
+  });
+
+  await t.test('dry runs answer JSON through the review branch', async () => {
+    for (const [url, payload] of [
+      ['/v1/products/bulk?dry_run=true', [{ id: ids[2], price: 99 }]],
+      [`/v1/products/${ids[2]}?dry_run=true`, { price: 99 }],
+    ] as const) {
+      const res = await app.inject({ method: 'PUT', url, payload, headers: world.auth.write });
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8', url);
+      assert.equal(res.json().dry_run, true, url);
+    }
   });
 });
