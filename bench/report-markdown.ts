@@ -20,7 +20,7 @@ export type RunInfo = {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
-const pct = (n: number | undefined) => (n === undefined ? '—' : `${Math.round(n * 100)}%`);
+export const pct = (n: number | undefined) => (n === undefined ? '—' : `${Math.round(n * 100)}%`);
 const kib = (n: number | undefined) =>
   n === undefined ? '—' : n < 10240 ? `${n} B` : `${int(n / 1024)} KiB`;
 

@@ -16,7 +16,7 @@ import { cpuClock, describeMachine, formatLoad, stealShare } from './machine.ts'
 import { measureScenario, type Row } from './measure-scenario.ts';
 import { parseOptions } from './options.ts';
 import { topFunctions } from './profile-top.ts';
-import { renderMarkdown } from './report-markdown.ts';
+import { pct, renderMarkdown } from './report-markdown.ts';
 import { renderSvg } from './report-svg.ts';
 import { datasetsOf, selectScenarios } from './scenarios.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
@@ -29,7 +29,6 @@ const loadStart = formatLoad();
 const clockStart = cpuClock();
 const clock = () => `${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s`;
 const log = (line: string) => console.log(`${clock()}  ${line}`);
-const percent = (share: number | undefined) => `${Math.round((share ?? 0) * 100)}%`;
 
 const scenarios = selectScenarios(options);
 if (!scenarios.length) throw new Error('no scenario matches --only');
@@ -84,9 +83,7 @@ for (const scenario of scenarios) {
       (row.ceiling ? ` (${Math.round((row.server.rps / row.ceiling.rps) * 100)}% of node:http)` : '') +
       `, one client p50 ${row.latency.p50.toFixed(2)} / p99 ${row.latency.p99.toFixed(2)} ms, ` +
       `DB ${row.db.ms.toFixed(2)} ms, RSS ${Math.round(row.rssPeak)} MB` +
-      (row.steal.load === undefined
-        ? ''
-        : `, steal ${percent(row.steal.load)} / ${percent(row.steal.oneClient)}`) +
+      (row.steal.load === undefined ? '' : `, steal ${pct(row.steal.load)} / ${pct(row.steal.oneClient)}`) +
       (missed.length ? `  MISS ${missed.map((c) => c.target).join('; ')}` : ''),
   );
 }
