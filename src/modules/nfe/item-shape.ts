@@ -3,12 +3,13 @@
 // general way (transcode-document.ts), its shape is learnt: its leaves (every string, number,
 // null, true and false in it, in order, with their kinds), the bytes between them (keys and
 // brackets: `{"numero_item":`, `,"nves":[{"nve":`) and a plan that writes the item's groups in the
-// contract's order. The next item is matched against that shape in one loop (the bytes between
-// leaves compared four bytes at a time, each leaf scanned), then written by the plan. An item that
-// differs in any way (another key, kind or bracket, a space, an escape) is read the general way
-// from its start, so the bytes are always the general path's.
+// contract's order. The items that follow are matched against that shape and written by the plan
+// in WebAssembly (item-match.ts), as many in a row as have it. An item that differs in any way
+// (another key, kind or bracket, a space, an escape) is read the general way from its start, so
+// the bytes are always the general path's.
 import { ascii, ByteWriter } from '../../lib/byte-writer.ts';
 import type { FieldLayout } from './field-layout.ts';
+import { fits, loadBody, loadShape, matchedTo, matchItems } from './item-match.ts';
 import * as scan from './json-bytes.ts';
 import {
   BACKSLASH,
@@ -21,7 +22,8 @@ import {
   QUOTE,
 } from './json-chars.ts';
 
-// Kinds of leaf: a string without escapes, a number, and the three literals.
+// Kinds of leaf: a string without escapes, a number, and the three literals (item-match.wat
+// matches them by these numbers).
 const STRING = 0;
 const NUMBER = 1;
 const NULL = 2;
@@ -35,11 +37,13 @@ const QUOTED_LITERALS = [ascii(''), ascii(''), ascii(''), ascii('"true"'), ascii
 // (the bytes before leaf s; s = leaves: the tail, up to the item's `}`) and an offset in it.
 // COPY (s, offset, s, offset): the body's bytes between two places; CONSTANT (offset, length) of
 // `constants`; QUOTED (leaf, length of the separator before it): a number's text in quotes.
+// item-match.wat carries them out.
 const COPY = 0;
 const CONSTANT = 1;
 const QUOTED = 2;
 const STEP = 5;
 
+/** item-match.wat's regions hold this many leaves. */
 const MAX_LEAVES = 512;
 const MAX_LEARNT = 16;
 const ADDITIONAL = ascii(',"additional_fields":{');
@@ -60,9 +64,8 @@ export class ItemShape {
   private readonly separatorAt = new Int32Array(MAX_LEAVES + 2);
   private readonly kinds = new Uint8Array(MAX_LEAVES);
   private readonly constants = new ByteWriter(1 << 12);
-  private plan: Int32Array = new Int32Array(0);
-  /** Where each separator starts in the body, in the item being matched. */
-  private readonly at = new Int32Array(MAX_LEAVES + 1);
+  /** Whether the body is in item-match.ts's memory (from the items on). */
+  private bodyLoaded = false;
   /** Items written by a shape since the start (the tests read it). */
   matched = 0;
 
@@ -75,78 +78,25 @@ export class ItemShape {
   reset(): void {
     this.leaves = -1;
     this.learnt = 0;
+    this.bodyLoaded = false;
   }
 
   /**
-   * At an item's `{`: when it has the shape learnt, writes it to `out`, moves the scan past its `}`
-   * and returns true; otherwise writes and moves nothing.
+   * At an item's `{`: when it has the shape learnt, writes it to `out` (and the items after it
+   * that have it too, joined by commas), moves the scan past the last one's `}` and returns true;
+   * otherwise writes and moves nothing.
    */
   match(out: ByteWriter): boolean {
-    if (this.leaves < 0 || !this.read()) return false;
-    this.write(out, scan.sourceView());
-    this.matched++;
-    return true;
-  }
-
-  /** Reads the item at the scan as the shape says, moving past its `}`; false (and nothing moved) if it differs. */
-  private read(): boolean {
-    const count = this.leaves;
-    const bytes = scan.source();
-    const body = scan.sourceView();
-    const last = bytes.length;
-    const { separatorAt, kinds, at } = this;
-    const separators = this.separators.view;
-    const separatorBytes = this.separators.bytes;
-    let i = scan.at;
-    for (let e = 0; ; e++) {
-      const from = separatorAt[e];
-      const length = separatorAt[e + 1] - from;
-      // The separator, and the byte after it, are inside the body.
-      if (i + length >= last) return false;
-      let k = 0;
-      for (; k + 4 <= length; k += 4)
-        if (body.getUint32(i + k, true) !== separators.getUint32(from + k, true)) return false;
-      for (; k < length; k++) if (bytes[i + k] !== separatorBytes[from + k]) return false;
-      at[e] = i;
-      i += length;
-      if (e === count) break;
-      const kind = kinds[e];
-      if (kind === STRING) {
-        if (bytes[i] !== QUOTE) return false;
-        for (i++; ; i++) {
-          if (i >= last) return false;
-          const b = bytes[i];
-          if (b === QUOTE) break;
-          if (b === BACKSLASH || b < 0x20) return false;
-        }
-        i++;
-      } else if (kind === NUMBER) {
-        i = scan.numberEndAt(bytes, i);
-        if (i < 0) return false;
-      } else {
-        const literal = LITERALS[kind];
-        for (let j = 0; j < literal.length; j++) if (bytes[i + j] !== literal[j]) return false;
-        i += literal.length;
-      }
+    if (this.leaves < 0) return false;
+    if (!this.bodyLoaded) {
+      loadBody(scan.source(), scan.at);
+      this.bodyLoaded = true;
     }
-    scan.seek(i);
+    const count = matchItems(scan.at, out);
+    if (count === 0) return false;
+    scan.seek(matchedTo());
+    this.matched += count;
     return true;
-  }
-
-  private write(out: ByteWriter, body: DataView): void {
-    const { plan, at } = this;
-    const constants = this.constants.view;
-    for (let p = 0; p < plan.length; p += STEP) {
-      const step = plan[p];
-      if (step === COPY) out.copyView(body, at[plan[p + 1]] + plan[p + 2], at[plan[p + 3]] + plan[p + 4]);
-      else if (step === CONSTANT) out.copyView(constants, plan[p + 1], plan[p + 1] + plan[p + 2]);
-      else {
-        const leaf = plan[p + 1];
-        out.byte(QUOTE);
-        out.copyView(body, at[leaf] + plan[p + 2], at[leaf + 1]);
-        out.byte(QUOTE);
-      }
-    }
   }
 
   /**
@@ -162,7 +112,12 @@ export class ItemShape {
     if (++this.learnt > MAX_LEARNT) return;
     try {
       const { members, leaves } = this.walk(start, stop);
-      this.plan = this.planFor(members);
+      const plan = this.planFor(members);
+      const separators = this.separators.written();
+      const constants = this.constants.written();
+      if (!fits(separators.length, constants.length, plan.length)) return;
+      const { separatorAt, kinds } = this;
+      loadShape({ leaves, separatorAt, separators, kinds, constants, plan });
       this.leaves = leaves;
     } catch (error) {
       if (error !== NO_SHAPE) throw error;

@@ -362,14 +362,20 @@ test('documents whose items share a shape give the same bytes', async () => {
   assert.ok(ITEM_SHAPE.matched - before > 300, `${ITEM_SHAPE.matched - before} items matched a shape`);
 });
 
+const shapeItem = (n: string, description: string) =>
+  `{"numero_item":${n},"descricao":${description},"cfop":5102,"nves":[{"nve":"AA"}],"campo_futuro":1.50}`;
+const itemsDocument = (items: string[]) =>
+  `{${summary},"requisicao_nota_fiscal":{"itens":[${items.join(',')}]}}`;
+
+/** Checks the items' bytes against the old path; how many items a shape wrote. */
+async function counted(items: string[]): Promise<number> {
+  const before = ITEM_SHAPE.matched;
+  await assertSame(itemsDocument(items));
+  return ITEM_SHAPE.matched - before;
+}
+
 test('items that share a shape are written by it; the others the general way', async () => {
-  const item = (n: string, description: string) =>
-    `{"numero_item":${n},"descricao":${description},"cfop":5102,"nves":[{"nve":"AA"}],"campo_futuro":1.50}`;
-  const counted = async (items: string[]) => {
-    const before = ITEM_SHAPE.matched;
-    await assertSame(`{${summary},"requisicao_nota_fiscal":{"itens":[${items.join(',')}]}}`);
-    return ITEM_SHAPE.matched - before;
-  };
+  const item = shapeItem;
   assert.equal(await counted([item('1', '"a"'), item('2', '"b"'), item('3', '"c"')]), 2);
   // Another kind, an escape, a space, a key more: each of those items is read the general way.
   assert.equal(await counted([item('1', '"a"'), item('2', '7'), item('3', '"c"')]), 0);
@@ -405,6 +411,101 @@ test('items that share a shape are written by it; the others the general way', a
   assert.equal(await counted([nves('1', '[{"nve":"A"}]'), nves('2', '[{"nve":"A"},{"nve":"B"}]')]), 0);
   assert.equal(await counted([nves('1', '[{"nve":"A"}]'), nves('2', '[{"nv":"A"}]'), nves('3', '[[]]')]), 0);
   assert.equal(await counted([nves('1', '[[],{},null,false]'), nves('2', '[[],{},null,false]')]), 1);
+});
+
+// The shape's loop runs in WebAssembly sixteen bytes at a time (item-match.wat): strings, keys
+// and bodies that end on either side of those steps, and what it must refuse anywhere in them.
+test('the items loop around its sixteen-byte steps: strings and keys of every length', async () => {
+  for (let length = 0; length <= 50; length++) {
+    const text = (c: string) => `"${'x'.repeat(Math.max(0, length - 1))}${length ? c : ''}"`;
+    assert.equal(
+      await counted([shapeItem('1', text('a')), shapeItem('2', text('b')), shapeItem('3', text('é'))]),
+      2,
+    );
+    const keyed = (n: string, last: string) =>
+      shapeItem(n, '"a"').replace('"cfop"', `"k${'k'.repeat(length)}${last}"`);
+    assert.equal(await counted([keyed('1', 'a'), keyed('2', 'a'), keyed('3', 'b'), keyed('4', 'b')]), 2);
+  }
+});
+
+test('the items loop refuses control characters and leaves escapes anywhere in a string', async () => {
+  const long = (at: number, c: string) => `"${'y'.repeat(at)}${c}${'z'.repeat(40 - at)}"`;
+  for (let at = 0; at <= 40; at++) {
+    const items = (c: string) => [
+      shapeItem('1', long(20, 'a')),
+      shapeItem('2', long(3, 'b')),
+      shapeItem('3', long(at, c)),
+    ];
+    for (const control of ['\u0000', '\u0001', '\t', '\n', '\u001f']) {
+      const body = Buffer.from(itemsDocument(items(control)));
+      assert.equal(await before_(body), 'refused');
+      assert.equal(now(body), null, `a raw ${JSON.stringify(control)} at ${at} was taken`);
+    }
+    assert.equal(await counted(items('\\"')), 1);
+    assert.equal(await counted(items('\\u00e9')), 1);
+    assert.equal(await counted(items('\x7f')), 2);
+  }
+});
+
+test('the items loop: numbers and literals as JSON writes them, and nothing else', async () => {
+  const numbers = ['0', '-0', '7', '10.50', '-3.25e+2', '1E-7', '2e10', '12345678901234567890.12'];
+  for (const number of numbers) {
+    assert.equal(await counted([shapeItem('1', '"a"'), shapeItem(number, '"b"'), shapeItem('3', '"c"')]), 2);
+  }
+  for (const invalid of ['01', '1.', '.5', '+1', '1e', '1e+', '-', '1.e5']) {
+    const body = Buffer.from(
+      itemsDocument([shapeItem('1', '"a"'), shapeItem('2', '"b"'), shapeItem(invalid, '"c"')]),
+    );
+    assert.equal(await before_(body), 'refused', invalid);
+    assert.equal(now(body), null, invalid);
+  }
+  for (const [literal, other] of [
+    ['true', 'false'],
+    ['false', 'null'],
+    ['null', 'true'],
+  ]) {
+    assert.equal(await counted([shapeItem('1', literal), shapeItem('2', literal), shapeItem('3', other)]), 1);
+    for (const invalid of [literal.slice(0, -1), `${literal.slice(0, -1)}x`, literal.toUpperCase()]) {
+      const body = Buffer.from(
+        itemsDocument([shapeItem('1', literal), shapeItem('2', literal), shapeItem('3', invalid)]),
+      );
+      assert.equal(now(body), null, invalid);
+    }
+  }
+});
+
+test('the items loop never reads past the body: every cut of the last items is refused', async () => {
+  for (const values of [
+    ['"a"', '"b"', '"ccccccccccccccccccccc"'],
+    ['true', 'true', 'true'],
+    ['false', 'false', 'false'],
+    ['null', 'null', 'null'],
+    ['1', '-22', '3.33e+3'],
+  ]) {
+    const items = values.map((value, k) => shapeItem(String(k + 1), value).replace('1.50', value));
+    const body = Buffer.from(itemsDocument(items));
+    assert.equal(await counted(items), 2);
+    // Cut out of a larger buffer, longest first: the bytes after the cut are still in memory, and
+    // in the WebAssembly memory the copy of the cut before.
+    // Items 2 and 3 end here; one is matched only when the cut leaves a byte after it.
+    const ends = [2, 3].map((n) => body.indexOf(items[n - 1]) + items[n - 1].length);
+    for (let cut = body.length - 1; cut >= body.indexOf('{"numero_item":2'); cut--) {
+      const before = ITEM_SHAPE.matched;
+      assert.equal(now(body.subarray(0, cut)), null, `cut at ${cut}`);
+      const whole = ends.filter((end) => end < cut).length;
+      assert.equal(ITEM_SHAPE.matched - before, whole, `cut at ${cut}: items matched`);
+    }
+  }
+});
+
+test('items written longer than read, many of them, and shapes too large to be matched', async () => {
+  // Each small item grows about tenfold when written: the loop stops when its output is full and
+  // goes on from there.
+  const tiny = Array.from({ length: 20_000 }, (_, k) => `{"numero_item":${k + 1},"cfop":${k % 7}}`);
+  assert.equal(await counted(tiny), tiny.length - 1);
+  const wide = (n: string) =>
+    `{"numero_item":${n},${Array.from({ length: 300 }, (_, k) => `"campo_${'x'.repeat(60)}_${k}":${k}`).join(',')}}`;
+  assert.equal(await counted([wide('1'), wide('2'), wide('3')]), 0);
 });
 
 test('corrupted documents are refused, left to the old path, or give the same bytes', async () => {
