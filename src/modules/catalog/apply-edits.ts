@@ -1,13 +1,14 @@
 // The one write path of every edit (single, bulk, availability): one transaction, a constant
 // number of statements whatever the batch size. Lock and read all products, check them in
-// memory, then at most one update and one history insert. Anything wrong writes nothing.
+// memory, then at most one statement that updates them and records their history. Anything wrong
+// writes nothing.
 // A dry run (dry-run.ts) runs the same planEdits and rolls back.
 import type { Db } from '../../db/database.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
 import type { Edit } from './edit-input.ts';
 import { type Change, type Destination, planEdit } from './edit-plan.ts';
 import type { ProductRow } from './product-map.ts';
-import { insertChanges, lockDestinations, lockProducts, updateProducts } from './product-repository.ts';
+import { lockDestinations, lockProducts, updateProducts } from './product-repository.ts';
 
 export type EditItem = { id: number; edit: Edit };
 export type EditOperation = 'edit' | 'bulk' | 'availability';
@@ -103,14 +104,14 @@ export function applyEdits(
     // A write equal to the stored values is accepted but moves no version and records no history.
     if (!changed.length) return plans.map((plan) => plan.current);
     const columns = columnsOf(changed.flatMap((c) => c.changes));
+    const entries = changed.map((c) => ({ product_id: c.next.id, changes: c.changes }));
     const updated = await updateProducts(
       trx,
       restaurantId,
       changed.map((c) => c.next),
       columns,
+      { operation, actor, entries },
     );
-    const entries = changed.map((c) => ({ product_id: c.next.id, changes: c.changes }));
-    await insertChanges(trx, restaurantId, operation, actor, entries);
     const versions = new Map(updated.map((row) => [row.id, row.updated_at]));
     return plans.map((plan) => {
       const version = versions.get(plan.current.id);

@@ -86,18 +86,33 @@ export async function insertProduct(
     .executeTakeFirstOrThrow()) as ProductRow;
 }
 
+export type History = {
+  operation: 'create' | 'edit' | 'bulk' | 'availability';
+  actor: Record<string, unknown>;
+  entries: { product_id: number; changes: Change[] }[];
+};
+
+/** The product_changes rows of `history`, as a select for an insert. */
+function historyRows(restaurantId: number, { operation, actor, entries }: History) {
+  return sql`
+    select ${restaurantId}, v.product_id, ${operation}, ${JSON.stringify(actor)}::jsonb, v.changes
+    from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(product_id integer, changes jsonb)`;
+}
+
 /**
  * Writes `columns` of the given rows (computed from the locked rows, so the values are current)
- * and moves updated_at strictly forward: clock_timestamp(), not the transaction start, and at
- * least 1 ms after the previous version. Only the columns the batch changes travel and are set.
- * Returns each row's new version: every other column is what the caller sent (no trigger or
- * default touches a product's columns on update), so the rows are not read back.
+ * and their history, in one statement (one round trip): moves updated_at strictly forward:
+ * clock_timestamp(), not the transaction start, and at least 1 ms after the previous version. Only
+ * the columns the batch changes travel and are set. Returns each row's new version: every other
+ * column is what the caller sent (no trigger or default touches a product's columns on update), so
+ * the rows are not read back.
  */
 export async function updateProducts(
   db: Db,
   restaurantId: number,
   rows: ProductRow[],
   columns: string[],
+  history: History,
 ): Promise<{ id: number; updated_at: Date }[]> {
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
@@ -106,25 +121,23 @@ export async function updateProducts(
     Object.fromEntries(['id', ...written].map((c) => [c, row[c as keyof ProductRow]])),
   );
   const { rows: updated } = await sql<{ id: number; updated_at: Date }>`
-    update products as p set ${set}
-      updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
-    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(${recordType})
-    where p.restaurant_id = ${restaurantId} and p.id = v.id
-    returning p.id, p.updated_at`.execute(db);
+    with updated as (
+      update products as p set ${set}
+        updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(${recordType})
+      where p.restaurant_id = ${restaurantId} and p.id = v.id
+      returning p.id, p.updated_at
+    ), recorded as (
+      insert into product_changes (restaurant_id, product_id, operation, actor, changes)
+      ${historyRows(restaurantId, history)}
+    )
+    select id, updated_at from updated`.execute(db);
   return updated;
 }
 
-export async function insertChanges(
-  db: Db,
-  restaurantId: number,
-  operation: 'create' | 'edit' | 'bulk' | 'availability',
-  actor: Record<string, unknown>,
-  entries: { product_id: number; changes: Change[] }[],
-): Promise<void> {
+/** Records a product's creation (an edit records its history with its update). */
+export async function insertChanges(db: Db, restaurantId: number, history: History): Promise<void> {
   await sql`
     insert into product_changes (restaurant_id, product_id, operation, actor, changes)
-    select ${restaurantId}, v.product_id, ${operation}, ${JSON.stringify(actor)}::jsonb, v.changes
-    from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as v(product_id integer, changes jsonb)`.execute(
-    db,
-  );
+    ${historyRows(restaurantId, history)}`.execute(db);
 }

@@ -28,9 +28,11 @@ export async function createProduct(db: Db, restaurantId: number, body: CreateIn
     if (!destination)
       throw errors.productCategoryNotFound([{ field: 'product_category_id', message: 'category not found' }]);
     const created = await repository.insertProduct(trx, restaurantId, values, destination);
-    await repository.insertChanges(trx, restaurantId, 'create', describePrincipal(principal), [
-      { product_id: created.id, changes: creationChanges(values) },
-    ]);
+    await repository.insertChanges(trx, restaurantId, {
+      operation: 'create',
+      actor: describePrincipal(principal),
+      entries: [{ product_id: created.id, changes: creationChanges(values) }],
+    });
     return created;
   });
   return detail(row);
