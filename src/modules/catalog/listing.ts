@@ -1,14 +1,15 @@
 // The legacy listing (GET /v1/products) as UTF-8 JSON, rendered once per catalog version and
 // served as is until the version moves (read-service.ts). Serialising 2,000 products took 36 ms
 // of CPU and 2.5 MB of garbage per request before. The bytes are the ones the Catalog response
-// schema's serialiser writes for mapProduct's objects (test/modules/catalog/listing-bytes.test.ts).
+// schema's serialiser writes for mapProduct's objects (test/modules/catalog/listing-bytes.test.ts),
+// from productParts.
 //
 // The JSON is written as the cursor's batches arrive, so no object graph of the whole catalog is
 // ever held, only its bytes. Where each product sits in them is kept: GET /v1/products/{id}
 // answers from there while the version holds (productDetail).
 import { ByteWriter } from '../../lib/byte-writer.ts';
 import type { Versioned } from '../../lib/versioned-cache.ts';
-import { mapProduct } from './product-map.ts';
+import { productParts } from './product-map.ts';
 import type { ListingRow } from './read-repository.ts';
 
 /** A product's JSON in the body: `{...,"fiscal":{...}}` from start to end, its fiscal object from fiscal. */
@@ -29,11 +30,11 @@ export function createListingWriter() {
   function addProduct(row: ListingRow & { id: number }): void {
     if (!firstProduct) body.text(',');
     firstProduct = false;
-    const { fiscal, ...product } = mapProduct(row, { alias: false });
+    const { head, fiscal } = productParts(row);
     const start = body.length;
-    body.text(`${JSON.stringify(product).slice(0, -1)},"fiscal":`);
+    body.text(`${head},"fiscal":`);
     const fiscalStart = body.length;
-    body.text(`${JSON.stringify(fiscal)}}`);
+    body.text(`${fiscal}}`);
     slots.set(row.id, { start, fiscal: fiscalStart, end: body.length });
   }
 

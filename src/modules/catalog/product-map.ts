@@ -2,6 +2,7 @@
 import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
 
 import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
+import { ByteWriter } from '../../lib/byte-writer.ts';
 
 export { FLAG_FIELDS, MONEY_FIELDS };
 
@@ -60,19 +61,45 @@ export function mapProduct(row: MappedRow, options: { alias: true }): ProductRes
 export function mapProduct(row: MappedRow, options: { alias: false }): ListedProductResponse;
 export function mapProduct(row: MappedRow, options: { alias: boolean }) {
   const product = listed(row);
-  return options.alias ? { ...product, fiscal_info: product.fiscal } : product;
+  return options.alias ? Object.assign(product, { fiscal_info: product.fiscal }) : product;
 }
 
 /**
- * Products as a bulk edit answers them, rendered to UTF-8 JSON: the bytes the Product schema's
- * serialiser writes, as mapProduct's keys are in the schema's order (held by
- * test/modules/catalog/write-bytes.test.ts). The serialiser built the 200 KB text of 100 products
- * in pieces that were then joined, measured and copied again into a buffer.
+ * A product's JSON in two parts, as the Product schema's serialiser writes it: `head`, every field
+ * up to `fiscal` (an object's text without its closing brace), and the fiscal object's text, which
+ * is written once and used for both `fiscal` and `fiscal_info`.
  */
-export const productsJson = (rows: MappedRow[]): Buffer =>
-  Buffer.from(JSON.stringify(rows.map((row) => mapProduct(row, { alias: true }))));
+export function productParts(row: MappedRow): { head: string; fiscal: string } {
+  return { head: JSON.stringify(fields(row)).slice(0, -1), fiscal: JSON.stringify(fiscalOf(row)) };
+}
 
-function listed(row: MappedRow) {
+/**
+ * Products as a bulk edit answers them, written as UTF-8 JSON: the bytes the Product schema's
+ * serialiser writes (held by test/modules/catalog/write-bytes.test.ts), each fiscal object
+ * serialised once (productParts). The serialiser built the 200 KB text of 100 products in pieces
+ * that were then joined, measured and copied again into a buffer; JSON.stringify of mapProduct's
+ * objects then built each product twice and its fiscal object's text twice.
+ */
+export function productsJson(rows: MappedRow[]): Buffer {
+  const out = new ByteWriter(2304 * rows.length + 8192);
+  for (let i = 0; i < rows.length; i++) {
+    const { head, fiscal } = productParts(rows[i]);
+    // Piece by piece: joined first, each product's text would be one more string to collect.
+    out.text(i ? ',' : '[');
+    out.text(head);
+    out.text(',"fiscal":');
+    out.text(fiscal);
+    out.text(',"fiscal_info":');
+    out.text(fiscal);
+    out.text('}');
+  }
+  out.text(rows.length ? ']' : '[]');
+  // Sent at once and dropped: the spare room goes with it.
+  return out.written();
+}
+
+/** Every field of a product but its fiscal object, in the schema's order. */
+function fields(row: MappedRow) {
   return {
     id: row.id,
     restaurant_id: row.restaurant_id,
@@ -91,6 +118,7 @@ function listed(row: MappedRow) {
     charge_service_tax: row.charge_service_tax,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
-    fiscal: fiscalOf(row),
   };
 }
+
+const listed = (row: MappedRow) => Object.assign(fields(row), { fiscal: fiscalOf(row) });
