@@ -1,7 +1,7 @@
 // The two measurements of a scenario: throughput (autocannon, many connections, for a fixed
 // window) and latency (one client sending the next request when the previous answered, timed to
 // the microsecond: autocannon's latency histogram counts whole milliseconds).
-import { Agent, request as httpRequest } from 'node:http';
+import { fork } from 'node:child_process';
 import autocannon from 'autocannon';
 
 export type BenchRequest = {
@@ -74,27 +74,8 @@ export async function throughput(
   return summarize([await window(url, request, connections, seconds)]);
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
 /** The path and body of the next request. */
 export const nextOf = (request: BenchRequest) => request.vary?.() ?? { path: request.path, body: undefined };
-
-function send(url: string, request: BenchRequest): Promise<{ status: number; text: string }> {
-  const { path, body } = nextOf(request);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { method: request.method, headers: request.headers, agent });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      // Only the refresh scenario reads bodies: decoding megabytes would time the client.
-      const text = () => (request.onResponse ? Buffer.concat(chunks).toString() : '');
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: text() }));
-      res.on('error', reject);
-    });
-    req.end(body);
-  });
-}
 
 export function percentile(sorted: number[], q: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : Number.NaN;
@@ -109,24 +90,47 @@ export async function sequential(url: string, request: BenchRequest, seconds: nu
  * One client taking turns over several targets (one request to each, then again) for `seconds`:
  * each target's latency, all measured under the same conditions. A route and what it calls (the
  * NF-e detail and the fiscal simulator alone) are compared this way, so that a machine whose speed
- * drifts during the run does not favour the one measured in the quieter window.
+ * drifts during the run does not favour the one measured in the quieter window. The client runs in
+ * a process of its own (latency-client.ts says why); paths, bodies and responses stay here.
  */
 export async function alternating(
   targets: { url: string; request: BenchRequest }[],
   seconds: number,
 ): Promise<Latency[]> {
-  const samples = targets.map((): number[] => []);
-  const failures = targets.map(() => 0);
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    for (const [i, { url, request }] of targets.entries()) {
-      const started = performance.now();
-      const { status, text } = await send(url, request);
-      samples[i].push(performance.now() - started);
-      if (status < 200 || status > 299) failures[i]++;
-      request.onResponse?.(status, text);
-    }
-  }
+  const child = fork(new URL('./latency-client.ts', import.meta.url), [], { stdio: 'inherit' });
+  type Answered = { target: number; status: number; text?: string };
+  const seen = (answered?: Answered) => {
+    if (answered) targets[answered.target].request.onResponse?.(answered.status, answered.text ?? '');
+  };
+  const result = await new Promise<{ samples: number[][]; failures: number[] }>((resolve, reject) => {
+    child.on(
+      'message',
+      (
+        message: { ask?: number; answered?: Answered; done?: true; error?: string } & {
+          samples: number[][];
+          failures: number[];
+        },
+      ) => {
+        if (message.error) return reject(new Error(message.error));
+        seen(message.answered);
+        if (message.done) resolve(message);
+        else child.send(nextOf(targets[message.ask as number].request));
+      },
+    );
+    child.once('exit', (code) => reject(new Error(`the latency client exited (${code})`)));
+    child.send({
+      seconds,
+      targets: targets.map(({ url, request }) => ({
+        url,
+        method: request.method,
+        headers: request.headers,
+        text: request.onResponse !== undefined,
+      })),
+    });
+  });
+  child.removeAllListeners('exit');
+  child.disconnect();
+  const { samples, failures } = result;
   return samples.map((list, i) => {
     list.sort((a, b) => a - b);
     return {
