@@ -3,12 +3,24 @@
 // response schema's serialiser writes), and the branches of a union.
 import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
+import { releaseBuffer } from '../lib/release-buffer.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A body already rendered as UTF-8 JSON, sent as it is. */
 export const sendJson = (reply: FastifyReply, body: Buffer | string): FastifyReply =>
   reply.type(JSON_TYPE).send(body);
+
+/**
+ * A body rendered for this one answer (no cache holds it), sent, then freed as soon as the
+ * response has been written: 'finish' comes after the socket's last write callback, when the
+ * kernel has every byte and nothing reads the buffer any more (release-buffer.ts says why). A
+ * response cut short ends without 'finish' and leaves its body to the collector.
+ */
+export function sendRenderedJson(reply: FastifyReply, body: Buffer): FastifyReply {
+  reply.raw.once('finish', () => releaseBuffer(body));
+  return sendJson(reply, body);
+}
 
 /**
  * An answer of a route whose 200 is a union (an edit answers the product, or with ?dry_run=true

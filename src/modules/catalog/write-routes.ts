@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../http/errors.ts';
-import { replyBranch, sendJson } from '../../http/json-reply.ts';
+import { replyBranch, sendRenderedJson } from '../../http/json-reply.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
 import { bulkEditProducts, createProduct, editProduct, setAvailability } from './product-service.ts';
@@ -74,7 +74,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       const { restaurantId, body, principal, query } = request;
       if (query.dry_run === 'true')
         return replyBranch(reply, DryRunResult, await previewBulkEdit(app.ctx.db, restaurantId, body));
-      return sendJson(reply, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
+      return sendRenderedJson(reply, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
     },
   );
 

@@ -3,6 +3,7 @@
 // completeness, manifestation, version and digest. A row that breaks the shape every note must
 // have is a 500 data validation failure, never a half-written answer.
 import { errors } from '../../http/errors.ts';
+import { releaseBuffer } from '../../lib/release-buffer.ts';
 import { assertDateTime, isoOf, isRealInstant } from './instant-text.ts';
 import type { BrandRow, NoteRow } from './nfe-repository.ts';
 import { parseProviderJson, toJsonValues } from './provider-json.ts';
@@ -143,7 +144,9 @@ export function receivedNfeDetailBody(
   const { body, start, end } = transcoded;
   const size = Buffer.byteLength(opening);
   if (size > start || closing.length > body.length - end) {
-    return Buffer.concat([Buffer.from(opening), body.subarray(start, end), Buffer.from(closing)]);
+    const joined = Buffer.concat([Buffer.from(opening), body.subarray(start, end), Buffer.from(closing)]);
+    releaseBuffer(body);
+    return joined;
   }
   body.write(opening, start - size, 'utf8');
   body.write(closing, end, 'latin1');

@@ -6,6 +6,7 @@
 // body is transcoded straight to the detail's bytes, or parsed when that path leaves it.
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
+import { releaseBuffer } from '../../lib/release-buffer.ts';
 import type { Slots } from '../../lib/slots.ts';
 import { type ProviderObject, parseProviderJson } from './provider-json.ts';
 import { assertProviderDocument } from './provider-mapping.ts';
@@ -80,6 +81,8 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
     throw errors.fiscalUpstream();
   } finally {
     release?.();
+    // Transcoded, parsed or logged: nothing reads the body any more (readCapped allocated it).
+    if (received) releaseBuffer(received.body);
   }
 }
 

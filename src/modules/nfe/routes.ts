@@ -2,7 +2,7 @@
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { sendJson } from '../../http/json-reply.ts';
+import { sendJson, sendRenderedJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
@@ -85,8 +85,9 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         request.log,
         providerSlots,
       );
-      // Bytes already (provider-transcode.ts); a body off that path is mapped and serialised by the schema.
-      return Buffer.isBuffer(detail) ? sendJson(reply, detail) : detail;
+      // Bytes already (provider-transcode.ts), made for this answer alone; a body off that path is
+      // mapped and serialised by the schema.
+      return Buffer.isBuffer(detail) ? sendRenderedJson(reply, detail) : detail;
     },
   );
 }
