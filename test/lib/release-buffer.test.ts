@@ -39,8 +39,13 @@ test('releasing twice, or memory that cannot be detached, does nothing more and 
   const shared = new Uint8Array(new SharedArrayBuffer(128 * 1024));
   releaseBuffer(shared);
   assert.equal(shared.length, 128 * 1024);
-  const memory = new WebAssembly.Memory({ initial: 4 });
-  const wasm = new Uint8Array(memory.buffer);
+  // TypeScript declares WebAssembly only with the DOM's library.
+  const { Memory } = (
+    globalThis as unknown as {
+      WebAssembly: { Memory: new (d: { initial: number }) => { buffer: ArrayBuffer } };
+    }
+  ).WebAssembly;
+  const wasm = new Uint8Array(new Memory({ initial: 4 }).buffer);
   releaseBuffer(wasm);
   assert.equal(wasm.length, 4 * 65536);
 });
