@@ -113,9 +113,12 @@ export function applyEdits(
       { operation, actor, entries },
     );
     const versions = new Map(updated.map((row) => [row.id, row.updated_at]));
+    // plan.next is the plan's own copy of the row: it takes its new version in place.
     return plans.map((plan) => {
       const version = versions.get(plan.current.id);
-      return version ? { ...plan.next, updated_at: version } : plan.current;
+      if (!version) return plan.current;
+      plan.next.updated_at = version;
+      return plan.next;
     });
   });
 }

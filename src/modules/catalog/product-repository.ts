@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { ProductValues } from './edit-input.ts';
 import type { Change, Destination } from './edit-plan.ts';
 import { FLAG_FIELDS, MONEY_FIELDS, PRODUCT_COLUMNS, type ProductRow } from './product-map.ts';
@@ -22,17 +23,15 @@ const WRITABLE: Record<string, string> = {
 };
 const quote = (c: string) => `"${c}"`;
 
-/** Locks the live products among `ids` (in id order) and returns them. */
+const lockRows = prepared<ProductRow>(
+  `select ${PRODUCT_COLUMNS.map(quote).join(', ')} from products
+   where restaurant_id = $1 and id = any($2::integer[]) and removed_at is null
+   order by id for no key update`,
+);
+
+/** Locks the live products among `ids` (in id order) and returns them (a statement prepared once: every edit runs it). */
 export async function lockProducts(db: Db, restaurantId: number, ids: number[]): Promise<ProductRow[]> {
-  return (await db
-    .selectFrom('products')
-    .select(PRODUCT_COLUMNS)
-    .where('restaurant_id', '=', restaurantId)
-    .where(sql<boolean>`id = any(${ids}::integer[])`)
-    .where('removed_at', 'is', null)
-    .orderBy('id')
-    .forNoKeyUpdate()
-    .execute()) as ProductRow[];
+  return (await lockRows(db, [restaurantId, ids])).rows;
 }
 
 /**
@@ -117,14 +116,13 @@ export async function updateProducts(
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
   const recordType = sql.raw(['id integer', ...written.map((c) => `${quote(c)} ${WRITABLE[c]}`)].join(', '));
-  const values = rows.map((row) =>
-    Object.fromEntries(['id', ...written].map((c) => [c, row[c as keyof ProductRow]])),
-  );
+  // Only these keys of each row, in this order (JSON.stringify's list of properties).
+  const values = JSON.stringify(rows, ['id', ...written]);
   const { rows: updated } = await sql<{ id: number; updated_at: Date }>`
     with updated as (
       update products as p set ${set}
         updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
-      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(${recordType})
+      from jsonb_to_recordset(${values}::jsonb) as v(${recordType})
       where p.restaurant_id = ${restaurantId} and p.id = v.id
       returning p.id, p.updated_at
     ), recorded as (
