@@ -102,6 +102,7 @@ export async function alternating(
   const seen = (answered?: Answered) => {
     if (answered) targets[answered.target].request.onResponse?.(answered.status, answered.text ?? '');
   };
+  // On an error too, the client is let go (it exits once disconnected), before the bench goes on.
   const result = await new Promise<{ samples: number[][]; failures: number[] }>((resolve, reject) => {
     child.on(
       'message',
@@ -127,9 +128,10 @@ export async function alternating(
         text: request.onResponse !== undefined,
       })),
     });
+  }).finally(() => {
+    child.removeAllListeners('exit');
+    if (child.connected) child.disconnect();
   });
-  child.removeAllListeners('exit');
-  child.disconnect();
   const { samples, failures } = result;
   return samples.map((list, i) => {
     list.sort((a, b) => a - b);
