@@ -532,3 +532,29 @@ async function corrupting(generate: () => string): Promise<void> {
   }
   assert.ok(taken > 50, `only ${taken} corrupted documents were still taken`);
 }
+
+test('a head longer than the room left before the document is joined: the same bytes, the transcoded buffer freed', async () => {
+  const document = buildProviderDocument(NOTE) as { requisicao_nota_fiscal: { itens: object[] } };
+  const invoice = document.requisicao_nota_fiscal;
+  // 400 items: a transcoded buffer over release-buffer.ts's 128 KiB.
+  invoice.itens = Array.from({ length: 400 }, (_, i) => ({
+    ...invoice.itens[0],
+    numero_item: String(i + 1),
+  }));
+  const body = Buffer.from(JSON.stringify({ ...document, nome_emitente: 'Sul'.repeat(50_000) }));
+  await assertSame(body);
+  const transcoded = transcodeProviderBody(body);
+  assert.ok(transcoded);
+  assert.ok(transcoded.body.length >= 128 * 1024, 'large enough to be freed');
+  const provider = {
+    summary: mapProviderSummary(transcoded.summary),
+    recipient: mapProviderRecipient(transcoded.summary),
+  };
+  const answer = receivedNfeDetailBody(local, provider, transcoded, extras);
+  assert.ok(answer.length > 150_000);
+  assert.equal(
+    (transcoded.body.buffer as ArrayBuffer).detached,
+    true,
+    'joined into a new buffer, the old one freed',
+  );
+});

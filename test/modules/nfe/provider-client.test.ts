@@ -14,6 +14,7 @@ const SUMMARY_KEY = '35260112345678000199550010000099991000099990';
 const ECHO_KEY = '35260112345678000199550010000077771000077770';
 const BIG_KEY = '35260112345678000199550010000066661000066660';
 const ODD_KEY = '35260112345678000199550010000055551000055550';
+const LARGE_KEY = '35260112345678000199550010000044441000044440';
 const note = {
   access_key: KEY,
   issuer_name: 'Distribuidora Sul',
@@ -21,6 +22,12 @@ const note = {
   total: '300.00',
   issued_at: '2026-01-10T13:00:00Z',
 };
+
+// A body over release-buffer.ts's 128 KiB: the document with a long free-text field.
+const LARGE_DOCUMENT = JSON.stringify({
+  ...buildProviderDocument({ ...note, access_key: LARGE_KEY }),
+  informacoes_adicionais_contribuinte: 'x'.repeat(300_000),
+});
 
 let simulator: FiscalSimulator;
 let logged: { details: Record<string, unknown>; message: string }[] = [];
@@ -43,6 +50,7 @@ before(async () => {
     [SUMMARY_KEY, buildProviderDocument({ ...note, access_key: SUMMARY_KEY }, { summaryOnly: true })],
     [ECHO_KEY, `[{"erro":"token ${TOKEN} recusado"}]`],
     [BIG_KEY, JSON.stringify({ padding: 'x'.repeat(4000) })],
+    [LARGE_KEY, LARGE_DOCUMENT],
     // A duplicate key: JSON.parse keeps the last one; the fast path leaves such bodies to it.
     [
       ODD_KEY,
@@ -216,4 +224,33 @@ test('the simulator answers only the summary when completa=1 is not asked for', 
   assert.equal(body.chave_nfe, KEY);
   assert.equal(Object.hasOwn(body, 'requisicao_nota_fiscal'), false);
   assert.equal(Object.hasOwn(body, 'protocolo_nota_fiscal'), false);
+});
+
+test('the body is freed once transcoded, and the answer is not', async () => {
+  // The body is received into one buffer (of its declared length, or joined from chunks when sent
+  // chunked, as the simulator does): watch both ways of making it.
+  const large: { bytes: Buffer; size: number }[] = [];
+  const keep = <T extends Buffer>(bytes: T): T => {
+    if (bytes.byteLength >= 128 * 1024) large.push({ bytes, size: bytes.byteLength });
+    return bytes;
+  };
+  const { allocUnsafe, concat } = Buffer;
+  Buffer.allocUnsafe = (size: number) => keep(allocUnsafe(size));
+  Buffer.concat = (list: readonly Uint8Array[], length?: number) => keep(concat(list, length));
+  let answer: ProviderAnswer;
+  try {
+    answer = await fetchNote({ accessKey: LARGE_KEY });
+  } finally {
+    Object.assign(Buffer, { allocUnsafe, concat });
+  }
+  const body = large.find(({ size }) => size === Buffer.byteLength(LARGE_DOCUMENT));
+  assert.ok(body, 'the body was received into one buffer');
+  assert.equal((body.bytes.buffer as ArrayBuffer).detached, true);
+  assert.ok('transcoded' in answer);
+  assert.equal(
+    (answer.transcoded.body.buffer as ArrayBuffer).detached,
+    false,
+    'the answer is still to be sent',
+  );
+  assert.ok(transcodedJson(answer).invoice, 'and reads whole');
 });
