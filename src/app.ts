@@ -51,6 +51,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     requestIdHeader: false,
+    // request.ip and request.protocol come from X-Forwarded-* only when the peer is a trusted proxy.
+    trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     ...connectionOptions(options.connectionLimits),
   });

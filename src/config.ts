@@ -1,5 +1,6 @@
 // Every environment variable, parsed once into one typed object.
 // An invalid value stops the process with a message naming the variable.
+import { isIP } from 'node:net';
 
 export type Config = {
   port: number;
@@ -17,6 +18,8 @@ export type Config = {
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   logLevel: string;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs. */
+  trustProxy: false | number | string[];
 };
 
 export class ConfigError extends Error {}
@@ -56,6 +59,30 @@ function secret(env: Env, name: string): string | undefined {
   return raw;
 }
 
+const TRUST_PROXY_HELP =
+  "TRUST_PROXY must be a hop count (1, 2...) or the proxies' addresses or CIDRs, comma-separated";
+
+/** Which peers may say, in X-Forwarded-*, the client's address and protocol (see deployment docs). */
+function trustProxy(env: Env): false | number | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw === '0' || raw === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > 10) throw new ConfigError(`${TRUST_PROXY_HELP} (got "${raw}": at most 10 hops)`);
+    return Number(raw);
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!family || !bitsOk || extra !== undefined) {
+      throw new ConfigError(`${TRUST_PROXY_HELP} (got "${entry}")`);
+    }
+  }
+  return entries;
+}
+
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
@@ -87,5 +114,6 @@ export function parseConfig(env: Env = process.env): Config {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 1, 1000000),
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 1000000),
     logLevel,
+    trustProxy: trustProxy(env),
   };
 }

@@ -27,6 +27,10 @@ const INVALID: [string, string, RegExp][] = [
     'verbose',
     /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/,
   ],
+  ['TRUST_PROXY', 'true', /^TRUST_PROXY must be a hop count .* \(got "true"\)$/],
+  ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY must be a hop count .* \(got "10.0.0.0\/33"\)$/],
+  ['TRUST_PROXY', '127.0.0.1, proxy.internal', /^TRUST_PROXY .* \(got "proxy.internal"\)$/],
+  ['TRUST_PROXY', '11', /^TRUST_PROXY .* at most 10 hops\)$/],
 ];
 
 test('the configuration', async (t) => {
@@ -47,7 +51,19 @@ test('the configuration', async (t) => {
       rateLimitPerMinute: 600,
       tokenRateLimitPerMinute: 60,
       logLevel: 'info',
+      trustProxy: false,
     });
+  });
+
+  await t.test("TRUST_PROXY takes a hop count or the proxies' addresses and CIDRs", () => {
+    assert.equal(parseConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+    assert.equal(parseConfig({ TRUST_PROXY: '0' }).trustProxy, false);
+    assert.deepEqual(parseConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8' }).trustProxy, [
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ]);
   });
 
   await t.test('set variables are parsed and typed; an empty value means unset', () => {
