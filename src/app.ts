@@ -42,6 +42,11 @@ export type BuildOptions = {
   connectionLimits?: Partial<ConnectionLimits>;
 };
 
+/** A hop count trusts the nearest n hops (Fastify does the same at run time; its types take no number). */
+function trustedProxies(setting: Config['trustProxy']) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(ctx.config.logLevel, options.logStream),
@@ -52,7 +57,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     return503OnClosing: true,
     requestIdHeader: false,
     // request.ip and request.protocol come from X-Forwarded-* only when the peer is a trusted proxy.
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustedProxies(ctx.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
     ...connectionOptions(options.connectionLimits),
   });

@@ -99,3 +99,15 @@ test('without TRUST_PROXY, X-Forwarded-* from any peer is ignored', async (t) =>
   });
   assert.equal(blocked.statusCode, 429);
 });
+
+test('TRUST_PROXY as a hop count trusts the nearest proxy, whatever its address', async (t) => {
+  const { app, ctx } = await buildTestApp(t, { config: { trustProxy: 1 } });
+  const [bella] = await seedRestaurants(ctx.db, ['Cantina Bella']);
+  await addStaff(ctx.db, 'ana@example.com', [bella]);
+  const res = await signIn(app, STRANGER, 'ana@example.com', PASSWORD, { 'x-forwarded-proto': 'https' });
+  assert.match(String(res.headers['set-cookie']), /; Secure$/);
+  const failures = await guessFrom(app, PROXY, () => '198.51.100.30');
+  assert.ok(failures.every((r) => r.statusCode === 401));
+  const other = await signIn(app, PROXY, 'ana@example.com', PASSWORD, { 'x-forwarded-for': '198.51.100.31' });
+  assert.equal(other.statusCode, 303, 'the client one hop out is who is counted');
+});
