@@ -6,6 +6,12 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections of this instance (the pool's size). */
+  databasePoolSize: number;
+  /** Each statement's budget on PostgreSQL; locks wait at most 80% of it; the pool wait as long. */
+  databaseStatementTimeoutMs: number;
+  /** How long a stop waits for requests in flight before it cuts them and exits. */
+  shutdownTimeoutMs: number;
   dataDir: string;
   redisUrl: string | undefined;
   fiscalProviderUrl: string;
@@ -102,6 +108,9 @@ export function parseConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     databaseUrl: databaseUrl(env),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 100, 600000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
     dataDir: env.DATA_DIR || './data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     fiscalProviderUrl: url(env, 'FISCAL_PROVIDER_URL', ['http:', 'https:'], 'https://api.focusnfe.com.br')!,

@@ -25,7 +25,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const owner = await claimDataDir(config);
   let database: DatabaseHandle | undefined;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+    });
     await migrate(database.db);
     const secrets = resolveSecrets(config);
     const app = await buildApp({ config, database, db: database.db, secrets });
@@ -39,7 +44,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         // A keep-alive connection whose request was in flight at close() stays open after its
         // response (up to the keep-alive timeout): close each one as soon as it turns idle.
         const idle = setInterval(() => app.server.closeIdleConnections(), 100);
-        await app.close().finally(() => clearInterval(idle));
+        // SHUTDOWN_TIMEOUT_MS: requests still in flight then are cut (their transactions, never
+        // committed, roll back when the connection goes); stopOnSignals exits soon after.
+        const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+        await app.close().finally(() => {
+          clearInterval(idle);
+          clearTimeout(cut);
+        });
         await owner?.closeChannel();
         await opened.close();
         owner?.release();
@@ -55,10 +66,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 }
 
-/** SIGTERM/SIGINT: stop gracefully and exit 0 (1 if the stop itself failed). */
-export function stopOnSignals(server: Pick<RunningServer, 'stop'>, log: (msg: string) => void): void {
+/**
+ * SIGTERM/SIGINT: stop gracefully and exit 0 (1 if the stop failed, or had not ended a second
+ * after SHUTDOWN_TIMEOUT_MS: a database that does not answer cannot hold the process).
+ */
+export function stopOnSignals(server: Pick<RunningServer, 'stop' | 'app'>, log: (msg: string) => void): void {
   const onSignal = (signal: string) => {
     log(`${signal} received: finishing requests in flight`);
+    setTimeout(() => {
+      log('shutdown deadline passed: exiting with work unfinished');
+      process.exit(1);
+    }, server.app.ctx.config.shutdownTimeoutMs + 1000).unref();
     server.stop().then(
       () => process.exit(0),
       (err) => {

@@ -26,6 +26,13 @@ export type DatabaseOptions = {
   /** An existing PGlite (tests load one from a migrated template). */
   pglite?: PGlite;
   poolSize?: number;
+  /**
+   * PostgreSQL only: statement_timeout of every connection (lock_timeout at 80% of it,
+   * idle_in_transaction_session_timeout at twice it) and the longest wait for a pool connection.
+   * Past it the statement is cancelled on the server and its transaction rolled back. Unset (the
+   * CLI's long imports): no statement limit, a 5 s pool wait.
+   */
+  statementTimeoutMs?: number;
 };
 
 const DATE_OID = 1082;
@@ -43,7 +50,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl, options);
   const pglite = options.pglite ?? (await createPglite(options));
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
@@ -71,13 +78,19 @@ async function createPglite(options: DatabaseOptions): Promise<PGlite> {
   });
 }
 
-function openPostgres(connectionString: string, max: number): DatabaseHandle {
+function openPostgres(connectionString: string, options: DatabaseOptions): DatabaseHandle {
+  const budget = options.statementTimeoutMs;
   const pool = new pg.Pool({
     connectionString,
-    max,
+    max: options.poolSize ?? 10,
     Client: PreparingClient,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: budget ?? 5000,
     idleTimeoutMillis: 30000,
+    ...(budget && {
+      statement_timeout: budget,
+      lock_timeout: Math.floor(budget * 0.8),
+      idle_in_transaction_session_timeout: budget * 2,
+    }),
   });
   // A dropped connection (the server restarted) must not crash the process: the pool
   // discards the client and the next checkout reconnects.

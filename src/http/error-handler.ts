@@ -36,18 +36,15 @@ function fromValidation(error: FastifyError): AppError {
   return errors.invalidBody(`Invalid body: ${summary}.`, fields);
 }
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-]);
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+// SQLSTATE classes and codes that mean "not now" rather than "wrong": 08 connection exceptions,
+// 53 insufficient resources (53300: out of connection slots), 57 operator intervention (57014: the
+// statement outlived its budget; 57P01-03: shutdown), 55P03 lock_timeout, 25P03 a transaction
+// left idle past its limit. The server has rolled the transaction back in each case.
+const UNAVAILABLE_SQLSTATE = /^(08|53|57)|^55P03$|^25P03$/;
 
 function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
-  if (error.code && (CONNECTION_CODES.has(error.code) || error.code.startsWith('08'))) return true;
+  if (error.code && (CONNECTION_CODES.has(error.code) || UNAVAILABLE_SQLSTATE.test(error.code))) return true;
   return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
     error.message ?? '',
   );
@@ -74,18 +71,30 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
   return errors.internal();
 }
 
+/** The token endpoint speaks RFC 6749 section 5.2 for every error, its own 5xx included. */
+function asOAuth({ statusCode, message, headers }: AppError): OAuthError {
+  const code =
+    statusCode === 503 ? 'temporarily_unavailable' : statusCode >= 500 ? 'server_error' : 'invalid_request';
+  return new OAuthError(statusCode, code, message, headers);
+}
+
+function sendOAuth(reply: FastifyReply, error: OAuthError) {
+  reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache', ...error.headers });
+  return reply.code(error.statusCode).send({ error: error.error, error_description: error.message });
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const errorId = randomUUID();
     reply.header('x-error-id', errorId);
     if (error instanceof OAuthError) {
       request.log.info({ errorId, oauthError: error.error, detail: error.message }, 'token endpoint error');
-      reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache', ...error.headers });
-      return reply.code(error.statusCode).send({ error: error.error, error_description: error.message });
+      return sendOAuth(reply, error);
     }
     const appError = toAppError(error);
     if (appError.statusCode >= 500) request.log.error({ errorId, err: error }, appError.key);
     else request.log.info({ errorId, key: appError.key, fields: appError.errors }, appError.message);
+    if (request.url.startsWith('/oauth/token')) return sendOAuth(reply, asOAuth(appError));
     if (appError.headers) reply.headers(appError.headers);
     return reply.code(appError.statusCode).send({
       statusCode: appError.statusCode,
