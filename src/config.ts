@@ -6,6 +6,10 @@ export type Config = {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** 'transaction' when PostgreSQL is reached through PgBouncer (or alike) in transaction mode. */
+  databasePooler: 'transaction' | undefined;
+  /** A direct connection for migrations when DATABASE_URL goes through a pooler (optional). */
+  migrationDatabaseUrl: string | undefined;
   /** PostgreSQL connections of this instance (the pool's size). */
   databasePoolSize: number;
   /** Each statement's budget on PostgreSQL; locks wait at most 80% of it; the pool wait as long. */
@@ -89,6 +93,13 @@ function trustProxy(env: Env): false | number | string[] {
   return entries;
 }
 
+function pooler(env: Env): 'transaction' | undefined {
+  const raw = env.DATABASE_POOLER;
+  if (raw === undefined || raw === '' || raw === 'none') return undefined;
+  if (raw === 'transaction') return raw;
+  throw new ConfigError(`DATABASE_POOLER must be "transaction" or "none" (got "${raw}")`);
+}
+
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
@@ -108,6 +119,8 @@ export function parseConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
     databaseUrl: databaseUrl(env),
+    databasePooler: pooler(env),
+    migrationDatabaseUrl: url(env, 'MIGRATION_DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 100, 600000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),

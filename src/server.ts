@@ -5,7 +5,7 @@ import { claimDataDir } from './admin/embedded-owner.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateFor } from './db/migrate.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
 
 export type RunningServer = {
@@ -29,9 +29,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
+      pooler: config.databasePooler,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
     });
-    await migrate(database.db);
+    await migrateFor(config, database);
     const secrets = resolveSecrets(config);
     const app = await buildApp({ config, database, db: database.db, secrets });
     options.routes?.(app);

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
+import { migrateFor } from '../db/migrate.ts';
 import type { ImportProgress } from '../import/import.ts';
 import { type LockInfo, tryLock } from '../lib/lock-file.ts';
 import { resolveSecrets } from '../lib/secrets-store.ts';
@@ -72,9 +72,10 @@ async function runHere(config: Config, name: string, args: Record<string, unknow
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: 2,
+    pooler: config.databasePooler,
   });
   try {
-    const applied = await migrate(database.db);
+    const applied = await migrateFor(config, database);
     const ctx = {
       db: database.db,
       config,

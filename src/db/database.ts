@@ -2,7 +2,7 @@
 // postgres:// URL, embedded PGlite otherwise (DATA_DIR on disk, or memory://).
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './prepared.ts';
 import { timestamptzParser } from './timestamptz.ts';
@@ -33,6 +33,12 @@ export type DatabaseOptions = {
    * CLI's long imports): no statement limit, a 5 s pool wait.
    */
   statementTimeoutMs?: number;
+  /**
+   * 'transaction': PostgreSQL is reached through a transaction pooler (PgBouncer), so nothing may
+   * rely on a server connection's session: statements are not named (prepared.ts), and the budget
+   * is set at the start of each transaction instead of once per connection.
+   */
+  pooler?: 'transaction';
 };
 
 const DATE_OID = 1082;
@@ -80,17 +86,19 @@ async function createPglite(options: DatabaseOptions): Promise<PGlite> {
 
 function openPostgres(connectionString: string, options: DatabaseOptions): DatabaseHandle {
   const budget = options.statementTimeoutMs;
+  const timeouts = budget && {
+    statement_timeout: budget,
+    lock_timeout: Math.floor(budget * 0.8),
+    idle_in_transaction_session_timeout: budget * 2,
+  };
+  const pooled = options.pooler === 'transaction';
   const pool = new pg.Pool({
     connectionString,
     max: options.poolSize ?? 10,
-    Client: PreparingClient,
+    Client: pooled ? pg.Client : PreparingClient,
     connectionTimeoutMillis: budget ?? 5000,
     idleTimeoutMillis: 30000,
-    ...(budget && {
-      statement_timeout: budget,
-      lock_timeout: Math.floor(budget * 0.8),
-      idle_in_transaction_session_timeout: budget * 2,
-    }),
+    ...(!pooled && timeouts),
   });
   // A dropped connection (the server restarted) must not crash the process: the pool
   // discards the client and the next checkout reconnects.
@@ -99,7 +107,9 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
   // between two statements of a transaction (a restart) would be an unhandled 'error' that
   // kills the process. With this the next query on that client fails (503) and the pool drops it.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const dialect =
+    pooled && timeouts ? new BudgetPerTransaction({ pool }, timeouts) : new PostgresDialect({ pool });
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     kind: 'postgres',
@@ -116,4 +126,27 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
       await db.destroy();
     },
   };
+}
+
+/**
+ * Behind a transaction pooler a connection's settings do not follow the client, so every
+ * transaction sets its own budget (SET LOCAL, in the same round trip's transaction). Statements
+ * outside a transaction (reads) take the role's or PgBouncer's limits (docs/operations.md).
+ */
+class BudgetPerTransaction extends PostgresDialect {
+  readonly #settings: CompiledQuery;
+  constructor(config: PostgresDialectConfig, timeouts: Record<string, number>) {
+    super(config);
+    const sets = Object.entries(timeouts).map(([name, ms]) => `set_config('${name}', '${ms}', true)`);
+    this.#settings = CompiledQuery.raw(`select ${sets.join(', ')}`);
+  }
+  override createDriver() {
+    const driver = super.createDriver();
+    const begin = driver.beginTransaction.bind(driver);
+    driver.beginTransaction = async (connection, settings) => {
+      await begin(connection, settings);
+      await connection.executeQuery(this.#settings);
+    };
+    return driver;
+  }
 }

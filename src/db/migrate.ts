@@ -2,7 +2,8 @@
 // so several instances starting at once apply each migration exactly once).
 import { readdir } from 'node:fs/promises';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
-import type { Db } from './database.ts';
+import type { Config } from '../config.ts';
+import { type DatabaseHandle, type Db, openDatabase } from './database.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
@@ -22,4 +23,15 @@ export async function migrate(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migrates through MIGRATION_DATABASE_URL when set (a direct connection past the pooler), else `database`. */
+export async function migrateFor(config: Config, database: DatabaseHandle): Promise<string[]> {
+  if (!config.migrationDatabaseUrl) return migrate(database.db);
+  const direct = await openDatabase({ databaseUrl: config.migrationDatabaseUrl, poolSize: 1 });
+  try {
+    return await migrate(direct.db);
+  } finally {
+    await direct.close();
+  }
 }

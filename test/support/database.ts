@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { parseConfig } from '../../src/config.ts';
 import { type DatabaseHandle, isPostgresUrl, openDatabase, PGLITE_PARSERS } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 
@@ -36,6 +37,8 @@ async function pgliteTemplate(): Promise<Blob> {
 }
 
 export const testDatabaseUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined;
+/** DATABASE_POOLER=transaction: the PostgreSQL tests run through PgBouncer (see .ci/run). */
+export const testPooler = parseConfig(process.env).databasePooler;
 
 export type TestDatabase = DatabaseHandle & { url: string };
 
@@ -51,7 +54,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString() });
+  const handle = await openDatabase({ databaseUrl: url.toString(), pooler: testPooler });
   await migrate(handle.db);
   return {
     ...handle,

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { openDatabase } from '../../../src/db/database.ts';
 import { revokeApiKey, storeApiKey } from '../../../src/modules/auth/api-keys.ts';
 import { buildTestApp } from '../../support/app.ts';
-import { testDatabaseUrl } from '../../support/database.ts';
+import { testDatabaseUrl, testPooler } from '../../support/database.ts';
 import { newKey, postToken, protectedRoute, seedRestaurants } from './support.ts';
 
 const IDLE = 100;
@@ -172,7 +172,10 @@ test('two app instances on one database: of 20 concurrent refreshes exactly one 
   const first = await buildTestApp(t);
   // On PostgreSQL the second instance has a connection pool of its own, as a second process would.
   const database = testDatabaseUrl
-    ? { ...(await openDatabase({ databaseUrl: first.database.url })), url: first.database.url }
+    ? {
+        ...(await openDatabase({ databaseUrl: first.database.url, pooler: testPooler })),
+        url: first.database.url,
+      }
     : first.database;
   if (database !== first.database) t.after(() => database.close());
   const second = await buildTestApp(t, { database });

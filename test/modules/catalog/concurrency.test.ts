@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { openDatabase } from '../../../src/db/database.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { addProduct } from '../../support/catalog-world.ts';
-import { createTestDatabase, testDatabaseUrl } from '../../support/database.ts';
+import { createTestDatabase, testDatabaseUrl, testPooler } from '../../support/database.ts';
 import { catalogApp } from './helpers.ts';
 
 test('concurrent product writes', async (t) => {
@@ -12,7 +12,7 @@ test('concurrent product writes', async (t) => {
   const { app, get, history, world, ctx } = await catalogApp(t, { database });
   // A second instance of the service on the same database: its own pool on PostgreSQL.
   const secondHandle = testDatabaseUrl
-    ? { ...(await openDatabase({ databaseUrl: database.url })), url: database.url }
+    ? { ...(await openDatabase({ databaseUrl: database.url, pooler: testPooler })), url: database.url }
     : database;
   if (secondHandle !== database) t.after(() => secondHandle.close());
   const second = (await buildTestApp(t, { database: secondHandle })).app;
