@@ -1,8 +1,7 @@
-// The one client of the latency windows (load.ts, alternating), in a process of its own. In the
-// bench's process, whose heap holds about 40 MB (data sets, token pools, the throughput windows'
-// timings), the client's own collections paused it 4-18 ms at a time, often while a response was
-// arriving: each of the six slowest requests of a bulk-edit window overlapped one, and they were
-// counted in the route's p99. Here the heap holds a few requests, and a collection is short.
+// The one client of the latency windows (load.ts, alternating), in a process of its own. The
+// bench's process holds about 40 MB of heap (data sets, token pools, the throughput windows'
+// timings), whose collections pause it 4-18 ms at a time, often while a response is arriving, and
+// would be counted in the route's p99. Here the heap holds a few requests, and a collection is short.
 //
 // The parent sends {targets, seconds}; before each request this process asks for the next path
 // and body ({ask: target, answered?}, where `answered` is the previous response of the target

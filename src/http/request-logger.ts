@@ -1,8 +1,8 @@
 // Each request's logger (request.log, reply.log), made on its first line at an enabled level.
 // Fastify gives every request a child of the app's logger bound to its reqId, and pino builds a
 // child at once: with redaction paths that start with a wildcard (logger.ts), it runs every one of
-// them over the bindings, 18% of what a one-product read allocated. At LOG_LEVEL=info every
-// request logs and gets its child as before; at warn, most requests never make one.
+// them over the bindings, 18% of what a one-product read allocates. At LOG_LEVEL=info every
+// request logs and gets its child; at warn, most requests never make one.
 import type { FastifyBaseLogger } from 'fastify';
 
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];

@@ -76,9 +76,9 @@ export function productParts(row: MappedRow): { head: string; fiscal: string } {
 /**
  * Products as a bulk edit answers them, written as UTF-8 JSON: the bytes the Product schema's
  * serialiser writes (held by test/modules/catalog/write-bytes.test.ts), each fiscal object
- * serialised once (productParts). The serialiser built the 200 KB text of 100 products in pieces
- * that were then joined, measured and copied again into a buffer; JSON.stringify of mapProduct's
- * objects then built each product twice and its fiscal object's text twice.
+ * serialised once (productParts), straight into one buffer: the schema serialiser builds the
+ * 200 KB text of 100 products in pieces that are then joined, measured and copied again, and
+ * JSON.stringify of mapProduct's objects builds each fiscal object's text twice.
  */
 export function productsJson(rows: MappedRow[]): Buffer {
   const out = new ByteWriter(2304 * rows.length + 8192);

@@ -1,5 +1,5 @@
 // The SQL of GET /v1/products and GET /v1/products/{id}, written out once at load: a read builds
-// no query per request (Kysely's builder was a visible share of a point read's CPU) and selects
+// no query per request (Kysely's builder is a visible share of a point read's CPU) and selects
 // only the columns mapProduct reads. Every query is scoped by the restaurant.
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';

@@ -155,7 +155,7 @@ export async function readPage(
   const split = entries.findIndex((row) => row.parent_id !== null);
   const mains = (split < 0 ? entries : entries.slice(0, split)) as MainRow[];
   // entry_type is not in the covering index: the items of anything but an invoice or a title
-  // (which only SQL written by hand could make) are dropped here, as they always were.
+  // (which only SQL written by hand could make) are dropped here.
   const parents = new Set(mains.filter((row) => row.entry_type !== 'standalone').map((row) => row.id));
   return {
     version,
