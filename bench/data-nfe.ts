@@ -4,13 +4,13 @@
 // 1 MiB and 45 KiB (a typical note of a few dozen items).
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
-import { encryptSecret } from '../src/lib/encryption.ts';
-import { rawJSON } from '../src/modules/nfe/provider-json.ts';
 import {
   buildProviderDocument,
   type ProviderDocument,
   type SimulatorNote,
-} from '../src/modules/nfe/simulator-documents.ts';
+} from '../src/fiscal-simulator/simulator-documents.ts';
+import { encryptSecret } from '../src/lib/encryption.ts';
+import { rawJSON } from '../src/modules/nfe/provider-json.ts';
 
 export type NfeSet = { restaurantId: number; listed: number };
 

@@ -1,7 +1,7 @@
 // The fiscal provider of the NF-e detail scenario: the project's simulator (fiscal-simulator.ts)
 // serving the 1 MiB and the 45 KiB documents of the detail notes, without its per-minute limit. A child of the
 // bench (child-process.ts), so the provider's own time is measured in its own process.
-import { startFiscalSimulator } from '../src/modules/nfe/fiscal-simulator.ts';
+import { startFiscalSimulator } from '../src/fiscal-simulator/fiscal-simulator.ts';
 import { DETAIL_NOTE, detailDocument, FISCAL_TOKEN, TYPICAL_NOTE, typicalDocument } from './data-nfe.ts';
 
 const simulator = await startFiscalSimulator({

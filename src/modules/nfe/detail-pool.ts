@@ -1,21 +1,16 @@
 // Where a provider body is parsed and mapped: here when it is small, in a worker thread when it
 // is large, so that a 5 MiB document never holds the event loop (about 150 ms of CPU). The pool
-// is bounded (NFE_DETAIL_WORKERS), starts its workers on demand and lets idle ones go; a worker
-// that throws or runs past its time limit rejects its task (the client answers 502), and one
-// that is stopped or dies is replaced for the next task.
+// is bounded (NFE_DETAIL_WORKERS), starts its workers on demand and lets idle ones go. A task
+// that throws, or that is still queued or running when the exchange's time runs out, rejects
+// (the client answers 502); a worker stopped that way is replaced for the next task.
 import { Piscina } from 'piscina';
 import { type MappedProviderBody, mapProviderBody } from './provider-mapping.ts';
 
 /** Bodies from this size on go to a worker (docs/nfe-detail.md has the measurements). */
 export const WORKER_THRESHOLD_BYTES = 256 * 1024;
-/** A 5 MiB document maps in well under a second; past this something is wrong with it. */
-export const WORKER_TIME_LIMIT_MS = 5_000;
 const WORKER_IDLE_MS = 60_000;
 
-export type DetailPoolOptions = {
-  workers: number;
-  timeLimitMs?: number;
-};
+export type DetailPoolOptions = { workers: number };
 
 export type DetailPool = {
   mapBody(body: Buffer, signal: AbortSignal): Promise<MappedProviderBody>;
@@ -25,7 +20,6 @@ export type DetailPool = {
 };
 
 export function createDetailPool(options: DetailPoolOptions): DetailPool {
-  const timeLimit = options.timeLimitMs ?? WORKER_TIME_LIMIT_MS;
   const pool = new Piscina<Uint8Array, MappedProviderBody>({
     filename: new URL('./detail-worker.ts', import.meta.url).href,
     minThreads: 0,
@@ -35,7 +29,8 @@ export function createDetailPool(options: DetailPoolOptions): DetailPool {
   return {
     async mapBody(body, signal) {
       if (body.length < WORKER_THRESHOLD_BYTES) return mapProviderBody(body);
-      return pool.run(body, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeLimit)]) });
+      // The exchange's signal (its 15 s, queue included) stops a worker that outlives it.
+      return pool.run(body, { signal });
     },
     stats: () => ({ completed: pool.completed, threads: pool.threads.length }),
     close: () => pool.destroy(),

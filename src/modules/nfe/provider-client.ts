@@ -1,14 +1,13 @@
 // The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
-// exchange, 5 MiB of body at most, no redirects, at most PROVIDER_CONCURRENCY exchanges at once per
-// instance (each holds a body and its transcoding: up to about 11 MiB), the wait for one counted in
-// the 15 s. Every failure is logged here (status and a
-// truncated body, never the token in any form: token-redaction.ts) and surfaces as the fixed 502
-// fiscal_upstream_error. The body is parsed and mapped by `mapBody` (detail-pool.ts).
+// exchange (the wait for one of PROVIDER_CONCURRENCY slots and the mapping included), 5 MiB of
+// body at most, no redirects. The body is parsed and mapped by `mapBody` (detail-pool.ts). Every
+// failure is logged here (status and a truncated body, never the token in any form:
+// src/lib/secret-forms.ts) and surfaces as the fixed 502 fiscal_upstream_error.
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
+import { redact, secretForms } from '../../lib/secret-forms.ts';
 import type { Slots } from '../../lib/slots.ts';
 import { type MappedProviderBody, mapProviderBody } from './provider-mapping.ts';
-import { redact, secretForms } from './token-redaction.ts';
 
 export type ProviderLogger = { warn: (details: Record<string, unknown>, message: string) => void };
 

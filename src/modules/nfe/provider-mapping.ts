@@ -10,31 +10,10 @@ import {
   parseProviderJson,
 } from './provider-json.ts';
 
-export type ProviderSummary = {
-  issuedAt: string;
-  issuerName: string;
-  issuerDocument: string;
-  total: string;
-  situation: string;
-  manifestationType: string | null;
-  complete: boolean;
-  version: number;
-  digest: string | null;
-};
-export type ProviderRecipient = { cnpj: string | null; cpf: string | null };
-export type ProviderDetail = {
-  summary: ProviderSummary;
-  recipient: ProviderRecipient;
-  invoice: ProviderObject | null;
-  protocol: ProviderObject | null;
-};
-/** The provider's part of the answer: `invoice` and `protocol` already as JSON text. */
-export type MappedProviderBody = {
-  summary: ProviderSummary;
-  recipient: ProviderRecipient;
-  /** `"invoice":…,"protocol":…` */
-  documentJson: string;
-};
+export type ProviderSummary = ReturnType<typeof mapProviderSummary>;
+export type ProviderDetail = ReturnType<typeof mapProviderDetail>;
+/** The provider's part of the answer, `invoice` and `protocol` already as JSON text (`"invoice":…,"protocol":…`). */
+export type MappedProviderBody = ReturnType<typeof mapProviderBody>;
 
 /** The provider body is not the expected document; the caller answers 502 fiscal_upstream_error. */
 export class ProviderDocumentError extends Error {}
@@ -89,7 +68,7 @@ export const manifestationType = (value: ProviderValue | undefined) =>
   value === 'nulo' ? null : scalarText(value);
 
 /** The common fields (2.7) the detail takes from the provider instead of the local snapshot. */
-export function mapProviderSummary(doc: ProviderObject): ProviderSummary {
+export function mapProviderSummary(doc: ProviderObject) {
   return {
     issuedAt: doc.data_emissao as string,
     issuerName: doc.nome_emitente as string,
@@ -104,12 +83,12 @@ export function mapProviderSummary(doc: ProviderObject): ProviderSummary {
 }
 
 /** recipient (2.8): the provider's text ("" stays ""), null when not informed. */
-export function mapProviderRecipient(doc: ProviderObject): ProviderRecipient {
+export function mapProviderRecipient(doc: ProviderObject): { cnpj: string | null; cpf: string | null } {
   return { cnpj: scalarText(doc.cnpj_destinatario), cpf: scalarText(doc.cpf_destinatario) };
 }
 
 /** The whole detail; call after assertProviderDocument. A summary-only answer has null invoice and protocol. */
-export function mapProviderDetail(doc: ProviderObject): ProviderDetail {
+export function mapProviderDetail(doc: ProviderObject) {
   const document = doc.requisicao_nota_fiscal;
   const protocol = doc.protocolo_nota_fiscal;
   return {
@@ -121,7 +100,7 @@ export function mapProviderDetail(doc: ProviderObject): ProviderDetail {
 }
 
 /** Parses, checks and maps a provider body; throws SyntaxError or ProviderDocumentError. */
-export function mapProviderBody(body: string | Uint8Array): MappedProviderBody {
+export function mapProviderBody(body: string | Uint8Array) {
   const document = parseProviderJson(body);
   assertProviderDocument(document);
   const { summary, recipient, invoice, protocol } = mapProviderDetail(document);

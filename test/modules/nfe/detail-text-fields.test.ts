@@ -3,7 +3,7 @@
 // stays null. Large documents, mapped in the worker pool, answer the same way.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
+import { startFiscalSimulator } from '../../../src/fiscal-simulator/fiscal-simulator.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from '../../../src/modules/nfe/provider-fields.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';

@@ -3,12 +3,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { request } from 'undici';
+import {
+  type FiscalSimulator,
+  startFiscalSimulator,
+} from '../../../src/fiscal-simulator/fiscal-simulator.ts';
+import { buildProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
 import { AppError } from '../../../src/http/errors.ts';
 import { createSlots } from '../../../src/lib/slots.ts';
-import { type FiscalSimulator, startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
 import { fetchProviderAnswer } from '../../../src/modules/nfe/provider-client.ts';
 import type { MappedProviderBody } from '../../../src/modules/nfe/provider-mapping.ts';
-import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
 
 const TOKEN = 'tok-SECRET-9f8e7d';
 const KEY = '35260112345678000199550010000012341000012345';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { buildProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
 import {
   isProviderObject,
   isRawNumber,
@@ -8,7 +9,6 @@ import {
   type RawNumber,
   rawJSON,
 } from '../../../src/modules/nfe/provider-json.ts';
-import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
 
 test('numbers keep the exact text the provider wrote', () => {
   const value = parseProviderJson('{"a":10.50,"b":12.3456789012,"c":-0,"d":1e5,"e":12345678901234567890}');
