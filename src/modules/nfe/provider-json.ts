@@ -1,13 +1,9 @@
-// Parses a fiscal provider body keeping every JSON number's source text: the provider sends
-// decimals such as 10.50 or 12.3456789012 as numbers where strings are expected, and a double
-// would turn them into 10.5 or round them. The reviver's `source` (Node 24) gives that text and
-// JSON.rawJSON keeps it: JSON.stringify writes each number back exactly as the provider sent it.
+// Parses a fiscal provider body keeping every JSON number's source text (10.50 or 12.3456789012
+// sent where strings are expected; a double would make them 10.5 or round them): the reviver's
+// `source` gives that text, JSON.rawJSON keeps it, JSON.stringify writes it back unchanged.
 
 declare const brand: unique symbol;
-/**
- * A number as the provider wrote it (`JSON.rawJSON`): `rawJSON` holds its text. `brand` exists
- * for the type checker only, so a RawNumber never passes for a ProviderObject.
- */
+/** A number as the provider wrote it (`JSON.rawJSON`); `brand` is for the type checker only. */
 export type RawNumber = { readonly rawJSON: string; readonly brand: typeof brand };
 export type ProviderValue = string | boolean | null | RawNumber | ProviderValue[] | ProviderObject;
 export type ProviderObject = { [key: string]: ProviderValue };

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { buildProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
-import { createDetailPool, WORKER_THRESHOLD_BYTES } from '../../../src/modules/nfe/detail-pool.ts';
+import {
+  createDetailPool,
+  WORKER_NICE,
+  WORKER_THRESHOLD_BYTES,
+} from '../../../src/modules/nfe/detail-pool.ts';
 import { mapProviderBody } from '../../../src/modules/nfe/provider-mapping.ts';
 
 const note = {
@@ -70,4 +75,27 @@ test('a worker whose body fails to parse or to check rejects, and the pool maps 
   const notDocument = Buffer.from(JSON.stringify({ padding: 'x'.repeat(WORKER_THRESHOLD_BYTES) }));
   await assert.rejects(pool.mapBody(notDocument, open()), /nome_emitente is not a string/);
   assert.equal((await pool.mapBody(large, open())).summary.total, '300.00');
+});
+
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceness(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test('workers run below the priority of the event loop', {
+  skip: process.platform !== 'linux',
+}, async (t) => {
+  const pool = createDetailPool({ workers: 1 });
+  t.after(() => pool.close());
+  assert.equal(threadNiceness().includes(WORKER_NICE), false);
+  await pool.mapBody(large, open());
+  assert.equal(threadNiceness().filter((nice) => nice === WORKER_NICE).length, 1);
+  assert.equal(
+    readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[16],
+    '0',
+    'the main thread is not',
+  );
 });
