@@ -1,21 +1,23 @@
 // Received NF-e of one restaurant: 2,000 listed notes (authorized, confirmed) in a 90-day window,
 // pending and out-of-window notes around them, suppliers, a default brand with its encrypted
-// fiscal token, and one complete note whose provider document (served by the simulator) is 1 MiB.
+// fiscal token, and two complete notes whose provider documents (served by the simulator) are
+// 1 MiB and 45 KiB (a typical note of a few dozen items).
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
-import { encryptSecret } from '../src/lib/encryption.ts';
-import { rawJSON } from '../src/modules/nfe/provider-json.ts';
 import {
   buildProviderDocument,
   type ProviderDocument,
   type SimulatorNote,
-} from '../src/modules/nfe/simulator-documents.ts';
+} from '../src/fiscal-simulator/simulator-documents.ts';
+import { encryptSecret } from '../src/lib/encryption.ts';
+import { rawJSON } from '../src/modules/nfe/provider-json.ts';
 
 export type NfeSet = { restaurantId: number; listed: number };
 
 export const NFE_WINDOW = { start_date: '2026-01-01T00:00:00Z', end_date: '2026-03-31T23:59:59Z' };
 export const FISCAL_TOKEN = 'bench-fiscal-provider-token';
 const DOCUMENT_BYTES = 1024 * 1024;
+const TYPICAL_DOCUMENT_BYTES = 45 * 1024;
 const ISSUER = '12345678000199';
 
 /** The note the detail scenario reads (id: detailNoteId). */
@@ -29,6 +31,17 @@ export const DETAIL_NOTE: SimulatorNote = {
 };
 
 export const detailNoteId = (restaurantId: number) => restaurantId * 100_000;
+
+/** The 45 KiB note (id: typicalNoteId), beside the 1 MiB one. */
+export const TYPICAL_NOTE: SimulatorNote = {
+  ...DETAIL_NOTE,
+  access_key: `35260112345678000199550010000000021000000020`,
+  total: '1234.56',
+  // Before the listed window: the list row keeps its 2,000 notes.
+  issued_at: '2025-12-01T00:00:00Z',
+};
+
+export const typicalNoteId = (restaurantId: number) => restaurantId * 100_000 + 1;
 
 export async function seedNfe(db: Db, set: NfeSet, fiscalTokenKey: string): Promise<void> {
   const r = set.restaurantId;
@@ -56,32 +69,38 @@ export async function seedNfe(db: Db, set: NfeSet, fiscalTokenKey: string): Prom
           + g * interval '1290 seconds'
       from generate_series(3, ${set.listed * 3 - 1}) g`);
   });
-  const n = DETAIL_NOTE;
-  await db
-    .insertInto('nfe_received')
-    .values({
-      id: base,
-      restaurant_id: r,
-      brand_id: base + 1,
-      access_key: n.access_key,
-      issuer_name: n.issuer_name,
-      issuer_document: n.issuer_document,
-      total: String(n.total),
-      situation: 'autorizada',
-      complete: true,
-      manifestation_type: 'confirmacao',
-      issued_at: new Date(n.issued_at),
-    })
-    .execute();
+  for (const [id, n] of [
+    [base, DETAIL_NOTE],
+    [typicalNoteId(r), TYPICAL_NOTE],
+  ] as const) {
+    await db
+      .insertInto('nfe_received')
+      .values({
+        id,
+        restaurant_id: r,
+        brand_id: base + 1,
+        access_key: n.access_key,
+        issuer_name: n.issuer_name,
+        issuer_document: n.issuer_document,
+        total: String(n.total),
+        situation: 'autorizada',
+        complete: true,
+        manifestation_type: 'confirmacao',
+        issued_at: new Date(n.issued_at),
+      })
+      .execute();
+  }
 }
 
-/** The detail note's full provider document, its items repeated up to 1 MiB of JSON. */
-export function detailDocument(): ProviderDocument {
-  const document = buildProviderDocument(DETAIL_NOTE);
+/** A note's full provider document, its items repeated up to `bytes` of JSON (1 MiB: the detail note's). */
+export function detailDocument(note = DETAIL_NOTE, bytes = DOCUMENT_BYTES): ProviderDocument {
+  const document = buildProviderDocument(note);
   const invoice = document.requisicao_nota_fiscal as { itens: Record<string, unknown>[] };
   const [item] = invoice.itens;
   const itemBytes = JSON.stringify(item).length + 1;
-  const count = Math.ceil((DOCUMENT_BYTES - JSON.stringify(document).length) / itemBytes) + 1;
+  const count = Math.max(1, Math.ceil((bytes - JSON.stringify(document).length) / itemBytes) + 1);
   invoice.itens = Array.from({ length: count }, (_, k) => ({ ...item, numero_item: rawJSON(String(k + 1)) }));
   return document;
 }
+
+export const typicalDocument = () => detailDocument(TYPICAL_NOTE, TYPICAL_DOCUMENT_BYTES);

@@ -34,6 +34,8 @@ export type Row = {
   latency: Latency;
   ceiling?: Throughput;
   provider?: Latency;
+  /** One client before the background started (rows with p99BesideAtMost). */
+  alone?: Latency;
   db: DbTime;
   cpuMsPerRequest: number;
   rssPeak: number;
@@ -46,7 +48,7 @@ export type Bench = {
   server: LaunchedServer;
   baseline: Helper;
   simulator: Helper;
-  providerRequest: BenchRequest;
+  providerRequest(accessKey?: string): BenchRequest;
   ctx: ScenarioContext;
   options: Options;
   /** Statements the database is still running for the server (PostgreSQL; PGlite's are the server's CPU). */
@@ -87,6 +89,10 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
     await bench.baseline.ask({ path: request.path, body, type });
   }
   const memory = watchMemory(server);
+  const alone =
+    scenario.p99BesideAtMost === undefined
+      ? undefined
+      : await sequential(server.url, request, options.latencySeconds);
   const background = scenario.background?.(ctx);
   await throughput(server.url, request, connections, options.warmup);
   if (scenario.read) await throughput(bench.baseline.url, request, connections, 1);
@@ -115,7 +121,7 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
     ? await alternating(
         [
           { url: server.url, request },
-          { url: bench.simulator.url, request: bench.providerRequest },
+          { url: bench.simulator.url, request: bench.providerRequest(scenario.providerKey) },
         ],
         options.latencySeconds * 2,
       )
@@ -140,6 +146,7 @@ export async function measureScenario(scenario: Scenario, db: DbTime, bench: Ben
     latency,
     ceiling,
     provider,
+    alone,
     db,
     cpuMsPerRequest,
     rssPeak,

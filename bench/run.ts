@@ -58,11 +58,11 @@ await bench.handle.close();
 const profileDir = options.cpuProf ? mkdtempSync(join(tmpdir(), 'comanda-cpu-prof-')) : undefined;
 const server = await launchServer(env, profileDir);
 const baseline = await startHelper(new URL('./baseline-server.ts', import.meta.url));
-const providerRequest: BenchRequest = {
+const providerRequest = (accessKey = DETAIL_NOTE.access_key): BenchRequest => ({
   method: 'GET',
-  path: `/v2/nfes_recebidas/${DETAIL_NOTE.access_key}.json?completa=1`,
+  path: `/v2/nfes_recebidas/${accessKey}.json?completa=1`,
   headers: { authorization: `Basic ${Buffer.from(`${FISCAL_TOKEN}:`).toString('base64')}` },
-};
+});
 const ctx = { credential, send: async (r: BenchRequest) => (await fetchOnce(server.url, r)).body.toString() };
 const monitor = await databaseMonitor(bench);
 const rows: Row[] = [];

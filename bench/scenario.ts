@@ -14,6 +14,8 @@ export type Scenario = {
   id: string;
   label: string;
   dataset: Dataset;
+  /** Data sets its background reads besides its own. */
+  alsoReads?: Dataset[];
   /** Scaling rows repeat a nominal row at 10x less and 10x more data; they carry no targets. */
   scale?: 'small' | 'large';
   /** Connections of its load windows when not the run's (32). */
@@ -26,6 +28,13 @@ export type Scenario = {
   p99Target?: number;
   /** The NF-e detail: also time the fiscal simulator alone, the route may add at most this (ms). */
   providerAddsAtMost?: number;
+  /** The access key whose document the simulator serves for that (default: the 1 MiB note's). */
+  providerKey?: string;
+  /**
+   * With a background: one client's p99 is also measured before the background starts, and the p99
+   * beside it may be at most this many times that one (both in the same run).
+   */
+  p99BesideAtMost?: number;
   request(ctx: ScenarioContext): Promise<BenchRequest>;
   /** Work running beside the measured windows (catalog writes); returns its stop, which counts it. */
   background?(ctx: ScenarioContext): () => string;

@@ -1,11 +1,12 @@
 // Cash flows (the former bench/cash-flows.ts): the first and the last page of a 92-day window of
 // the 1,000,000-entry restaurant (about 80,000 main entries in the window), repeated on 100,000
 // entries (10x fewer in the window) and on 840,000 entries inside the window (10x more); its
-// filters with --all. Received NF-e: the list of 2,000 notes and the 1 MiB detail.
+// filters with --all. Received NF-e: the list of 2,000 notes, the 45 KiB and the 1 MiB detail, and
+// the menu read while four clients read 1 MiB details.
 
-import { detailNoteId, NFE_WINDOW } from './data-nfe.ts';
+import { DETAIL_NOTE, detailNoteId, NFE_WINDOW, TYPICAL_NOTE, typicalNoteId } from './data-nfe.ts';
 import { DATASETS, type Dataset } from './datasets.ts';
-import { get, P99_TARGET_MS, type Scenario, scaling } from './scenario.ts';
+import { get, P99_TARGET_MS, type Scenario, type ScenarioContext, scaling } from './scenario.ts';
 
 const WINDOW = { start_date: '2025-04-01', end_date: '2025-07-01' };
 /** The dense set's whole period (datasets.ts). */
@@ -52,15 +53,58 @@ export const financeScenarios = (cash: Dataset = DATASETS.cash1m): Scenario[] =>
       get(`/v1/nfe-received?${new URLSearchParams(NFE_WINDOW)}`, ctx.credential(nfe.restaurantId)),
   },
   {
+    id: 'nfe-detail-45k',
+    label: 'GET /v1/nfe-received/info/{id} (45 KiB document)',
+    dataset: nfe,
+    read: true,
+    providerAddsAtMost: 5,
+    providerKey: TYPICAL_NOTE.access_key,
+    request: async (ctx) =>
+      get(`/v1/nfe-received/info/${typicalNoteId(nfe.restaurantId)}`, ctx.credential(nfe.restaurantId)),
+  },
+  {
     id: 'nfe-detail',
     label: 'GET /v1/nfe-received/info/{id} (1 MiB document)',
     dataset: nfe,
     read: true,
-    providerAddsAtMost: 10,
-    request: async (ctx) =>
-      get(`/v1/nfe-received/info/${detailNoteId(nfe.restaurantId)}`, ctx.credential(nfe.restaurantId)),
+    providerAddsAtMost: 60,
+    providerKey: DETAIL_NOTE.access_key,
+    request: async (ctx) => detailRequest(ctx),
+  },
+  {
+    id: 'menu-beside-nfe-detail',
+    label: 'GET /v1/menu?channel=in_store while 4 clients read 1 MiB NF-e details',
+    dataset: DATASETS.menu2k,
+    alsoReads: [nfe],
+    read: true,
+    p99BesideAtMost: 1.5,
+    request: async (ctx) => get('/v1/menu?channel=in_store', ctx.credential(DATASETS.menu2k.restaurantId)),
+    background(ctx) {
+      let stopped = false;
+      let count = 0;
+      let failed = 0;
+      const reader = async () => {
+        const request = await detailRequest(ctx);
+        while (!stopped)
+          await ctx.send(request).then(
+            () => count++,
+            () => failed++,
+          );
+      };
+      const readers = Array.from({ length: DETAIL_READERS }, reader);
+      return () => {
+        stopped = true;
+        void Promise.all(readers);
+        return `${count} NF-e details (1 MiB) read beside the menu by ${DETAIL_READERS} clients${failed ? `, ${failed} failed` : ''}`;
+      };
+    },
   },
 ];
+
+const DETAIL_READERS = 4;
+
+const detailRequest = async (ctx: ScenarioContext) =>
+  get(`/v1/nfe-received/info/${detailNoteId(nfe.restaurantId)}`, ctx.credential(nfe.restaurantId));
 
 export const cashFlowScaling: Scenario[] = [
   cashFlows(DATASETS.cash100k, 'first', '', 'small'),

@@ -21,5 +21,6 @@ export function selectScenarios(options: Options): Scenario[] {
 }
 
 export function datasetsOf(scenarios: Scenario[]): Dataset[] {
-  return [...new Map(scenarios.map((s) => [s.dataset.name, s.dataset])).values()];
+  const all = scenarios.flatMap((s) => [s.dataset, ...(s.alsoReads ?? [])]);
+  return [...new Map(all.map((d) => [d.name, d])).values()];
 }

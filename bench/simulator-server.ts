@@ -1,11 +1,14 @@
 // The fiscal provider of the NF-e detail scenario: the project's simulator (fiscal-simulator.ts)
-// serving the 1 MiB document of the detail note, without its per-minute limit. A child of the
+// serving the 1 MiB and the 45 KiB documents of the detail notes, without its per-minute limit. A child of the
 // bench (child-process.ts), so the provider's own time is measured in its own process.
-import { startFiscalSimulator } from '../src/modules/nfe/fiscal-simulator.ts';
-import { DETAIL_NOTE, detailDocument, FISCAL_TOKEN } from './data-nfe.ts';
+import { startFiscalSimulator } from '../src/fiscal-simulator/fiscal-simulator.ts';
+import { DETAIL_NOTE, detailDocument, FISCAL_TOKEN, TYPICAL_NOTE, typicalDocument } from './data-nfe.ts';
 
 const simulator = await startFiscalSimulator({
-  notes: new Map([[DETAIL_NOTE.access_key, detailDocument()]]),
+  notes: new Map([
+    [DETAIL_NOTE.access_key, detailDocument()],
+    [TYPICAL_NOTE.access_key, typicalDocument()],
+  ]),
   tokens: new Set([FISCAL_TOKEN]),
   requestsPerMinute: Number.MAX_SAFE_INTEGER,
 });

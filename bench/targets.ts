@@ -30,6 +30,13 @@ export function checks(row: Row): Check[] {
       pass: adds < scenario.providerAddsAtMost,
     });
   }
+  if (scenario.p99BesideAtMost !== undefined && row.alone) {
+    const bound = row.alone.p99 * scenario.p99BesideAtMost;
+    result.push({
+      target: `p99 ≤ ${scenario.p99BesideAtMost}× its p99 alone (${row.alone.p99.toFixed(2)} ms)`,
+      pass: row.latency.p99 <= bound,
+    });
+  }
   result.push({ target: `RSS < ${RSS_TARGET_MB} MB`, pass: row.rssPeak < RSS_TARGET_MB });
   const failed = row.server.failures + row.latency.failures + (row.ceiling?.failures ?? 0);
   if (failed) result.push({ target: `${failed} non-2xx or failed requests`, pass: false });

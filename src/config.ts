@@ -1,6 +1,7 @@
 // Every environment variable, parsed once into one typed object.
 // An invalid value stops the process with a message naming the variable.
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 export type Config = {
   port: number;
@@ -21,6 +22,7 @@ export type Config = {
   fiscalProviderUrl: string;
   fiscalTimeoutMs: number;
   fiscalTokenKey: string | undefined;
+  nfeDetailWorkers: number;
   accessTokenTtlSeconds: number;
   refreshIdleTtlSeconds: number;
   refreshAbsoluteTtlSeconds: number;
@@ -109,6 +111,9 @@ function databaseUrl(env: Env): string | undefined {
   );
 }
 
+/** One worker per core beyond the event loop's, at least one and at most four. */
+const defaultDetailWorkers = () => Math.max(1, Math.min(4, availableParallelism() - 1));
+
 export function parseConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -129,6 +134,7 @@ export function parseConfig(env: Env = process.env): Config {
     fiscalProviderUrl: url(env, 'FISCAL_PROVIDER_URL', ['http:', 'https:'], 'https://api.focusnfe.com.br')!,
     fiscalTimeoutMs: integer(env, 'FISCAL_TIMEOUT_MS', 15000, 1, 15000),
     fiscalTokenKey: secret(env, 'FISCAL_TOKEN_KEY'),
+    nfeDetailWorkers: integer(env, 'NFE_DETAIL_WORKERS', defaultDetailWorkers(), 1, 32),
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 1, 86400),
     refreshIdleTtlSeconds: integer(env, 'REFRESH_IDLE_TTL_SECONDS', 2592000, 1, 31536000),
     refreshAbsoluteTtlSeconds: integer(env, 'REFRESH_ABSOLUTE_TTL_SECONDS', 7776000, 1, 63072000),

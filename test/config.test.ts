@@ -1,5 +1,6 @@
 // The configuration parser: defaults, and an error naming the variable for each invalid value.
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import { ConfigError, parseConfig } from '../src/config.ts';
 
@@ -22,6 +23,8 @@ const INVALID: [string, string, RegExp][] = [
   ['RESTAURANT_SESSION_SECRET', 'too-short', /^RESTAURANT_SESSION_SECRET must be at least 32 characters$/],
   ['RATE_LIMIT_PER_MINUTE', 'lots', /^RATE_LIMIT_PER_MINUTE must be a whole number/],
   ['TOKEN_RATE_LIMIT_PER_MINUTE', '0', /^TOKEN_RATE_LIMIT_PER_MINUTE must be a whole number/],
+  ['NFE_DETAIL_WORKERS', '0', /^NFE_DETAIL_WORKERS must be a whole number from 1 to 32 \(got "0"\)$/],
+  ['NFE_DETAIL_WORKERS', '33', /^NFE_DETAIL_WORKERS must be a whole number from 1 to 32/],
   [
     'LOG_LEVEL',
     'verbose',
@@ -51,6 +54,7 @@ test('the configuration', async (t) => {
       fiscalProviderUrl: 'https://api.focusnfe.com.br',
       fiscalTimeoutMs: 15000,
       fiscalTokenKey: undefined,
+      nfeDetailWorkers: Math.max(1, Math.min(4, availableParallelism() - 1)),
       accessTokenTtlSeconds: 900,
       refreshIdleTtlSeconds: 2592000,
       refreshAbsoluteTtlSeconds: 7776000,
@@ -84,6 +88,7 @@ test('the configuration', async (t) => {
       ACCESS_TOKEN_TTL_SECONDS: '600',
       RESTAURANT_SESSION_SECRET: 's'.repeat(32),
       FISCAL_TOKEN_KEY: '',
+      NFE_DETAIL_WORKERS: '3',
     });
     assert.equal(config.port, 8080);
     assert.equal(config.host, '0.0.0.0');
@@ -94,6 +99,7 @@ test('the configuration', async (t) => {
     assert.equal(config.accessTokenTtlSeconds, 600);
     assert.equal(config.restaurantSessionSecret, 's'.repeat(32));
     assert.equal(config.fiscalTokenKey, undefined);
+    assert.equal(config.nfeDetailWorkers, 3);
     assert.equal(parseConfig({ DATABASE_URL: 'memory://' }).databaseUrl, 'memory://');
   });
 

@@ -3,14 +3,14 @@
 // accepting the brands' fiscal tokens of that file. Point FISCAL_PROVIDER_URL at it.
 import type { Command } from 'commander';
 import { buildDemoData } from '../demo/demo.ts';
-import { parseFile } from '../import/collections.ts';
-import { Issues } from '../import/issues.ts';
-import { startFiscalSimulator } from '../modules/nfe/fiscal-simulator.ts';
+import { startFiscalSimulator } from '../fiscal-simulator/fiscal-simulator.ts';
 import {
   buildProviderDocument,
   type ProviderDocument,
   type SimulatorNote,
-} from '../modules/nfe/simulator-documents.ts';
+} from '../fiscal-simulator/simulator-documents.ts';
+import { parseFile } from '../import/collections.ts';
+import { Issues } from '../import/issues.ts';
 import { readJsonFile } from './database-commands.ts';
 import { action, fail, type OutputOptions, print } from './output.ts';
 

@@ -1,5 +1,4 @@
-// A growing buffer of UTF-8 JSON: bytes copied from a source (the NF-e detail copies slices of the
-// provider's body, src/modules/nfe/provider-transcode.ts), ASCII constants, and text encoded
+// A growing buffer of UTF-8 JSON: bytes copied from a source, ASCII constants, and text encoded
 // straight into it (the legacy product listing and the received NF-e list), never through an
 // intermediate Buffer.
 

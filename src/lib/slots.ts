@@ -1,6 +1,6 @@
 // At most `limit` holders at once; the others wait in arrival order, each until its signal aborts.
 // What bounds the memory of work whose size the caller does not choose (a provider's documents of
-// up to 5 MiB, each held with its answer while it is transcoded).
+// up to 5 MiB, each held with its answer while it is mapped).
 
 export type Slots = {
   /** Resolves with the slot's release once one is free; rejects with the signal's reason if it aborts first. */

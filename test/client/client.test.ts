@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ComandaClient, ComandaError } from '../../src/client/index.ts';
-import { startFiscalSimulator } from '../../src/modules/nfe/fiscal-simulator.ts';
-import { buildProviderDocument, type ProviderDocument } from '../../src/modules/nfe/simulator-documents.ts';
+import { startFiscalSimulator } from '../../src/fiscal-simulator/fiscal-simulator.ts';
+import {
+  buildProviderDocument,
+  type ProviderDocument,
+} from '../../src/fiscal-simulator/simulator-documents.ts';
 import { catalogWorld } from '../support/catalog-world.ts';
 import {
   generateEntries,

@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Config } from '../../src/config.ts';
+import { startFiscalSimulator } from '../../src/fiscal-simulator/fiscal-simulator.ts';
 import { importData } from '../../src/import/import.ts';
 import { issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
 import { revokeApiKey, storeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { signSession } from '../../src/modules/auth/session-token.ts';
-import { startFiscalSimulator } from '../../src/modules/nfe/fiscal-simulator.ts';
 import { buildTestApp, type TestApp } from '../support/app.ts';
 import { bearerFor } from '../support/tokens.ts';
 import { ALL_SCOPES, OTHER_MARKER, providerNotes, securityWorld, type WorldIds, worldIds } from './world.ts';

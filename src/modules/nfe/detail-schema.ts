@@ -1,9 +1,9 @@
 // Wire schema of the received NF-e detail (contract 2.7 + 2.8), generated from the same field
 // lists the mapping uses. Provider values are declared without a type: the serialiser then writes
 // them with JSON.stringify, exactly as mapped (text, null, arrays, objects, JSON.rawJSON numbers),
-// where a typed schema would coerce an unexpected object into "[object Object]". Most answers
-// are written by provider-transcode.ts instead, to the same bytes (detail-bytes.test.ts); this
-// schema documents them and still serialises the bodies that path leaves to the parse.
+// where a typed schema would coerce an unexpected object into "[object Object]". The answers
+// are written by nfe-map.ts receivedNfeDetailBody, to the same bytes (detail.test.ts); this
+// schema documents them.
 import { type TObject, type TSchema, Type } from 'typebox';
 import { nfeCommonFields } from './nfe-schema.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';

@@ -3,12 +3,10 @@
 // completeness, manifestation, version and digest. A row that breaks the shape every note must
 // have is a 500 data validation failure, never a half-written answer.
 import { errors } from '../../http/errors.ts';
-import { releaseBuffer } from '../../lib/release-buffer.ts';
 import { assertDateTime, isoOf, isRealInstant } from './instant-text.ts';
 import type { BrandRow, NoteRow } from './nfe-repository.ts';
-import { parseProviderJson, toJsonValues } from './provider-json.ts';
-import type { ProviderDetail } from './provider-mapping.ts';
-import type { TranscodedDetail } from './provider-transcode.ts';
+import { parseProviderJson } from './provider-json.ts';
+import type { MappedProviderBody, ProviderDetail } from './provider-mapping.ts';
 
 const iso = (text: string | null) => (text === null ? null : isoOf(text));
 
@@ -76,7 +74,7 @@ export function mapReceivedNfe(row: NoteRow, defaultBrand: BrandRow | null) {
     fiscal: {
       version: row.version,
       digest: row.digest,
-      sped: row.sped === null ? null : toJsonValues(parseProviderJson(row.sped)),
+      sped: row.sped === null ? null : parseProviderJson(row.sped),
     },
     timestamps: {
       issued_at: isoOf(row.issued_at as string),
@@ -126,29 +124,18 @@ export function mapReceivedNfeDetail(local: ReceivedNfe, provider: ProviderDetai
 }
 
 /**
- * The detail's body from a transcoded provider answer: the fields up to `recipient` as the schema
- * serialiser wrote them (JSON.stringify of keys already in schema order), the provider's invoice
- * and protocol bytes as they are, then `processing`; written around those bytes when they fit.
+ * The detail's body: the fields up to `recipient` as the schema serialiser wrote them
+ * (JSON.stringify of keys already in schema order), the provider's invoice and protocol as mapped,
+ * then `processing`.
  */
 export function receivedNfeDetailBody(
   local: ReceivedNfe,
-  provider: Pick<ProviderDetail, 'summary' | 'recipient'>,
-  transcoded: TranscodedDetail,
+  provider: MappedProviderBody,
   extras: DetailExtras,
-): Buffer {
+): string {
   const detail = mapReceivedNfeDetail(local, { ...provider, invoice: null, protocol: null }, extras);
   const { invoice, protocol, processing, ...head } = detail;
   assertSerialisable(head);
   const opening = JSON.stringify(head).slice(0, -1);
-  const closing = `,"processing":${JSON.stringify(processing)}}`;
-  const { body, start, end } = transcoded;
-  const size = Buffer.byteLength(opening);
-  if (size > start || closing.length > body.length - end) {
-    const joined = Buffer.concat([Buffer.from(opening), body.subarray(start, end), Buffer.from(closing)]);
-    releaseBuffer(body);
-    return joined;
-  }
-  body.write(opening, start - size, 'utf8');
-  body.write(closing, end, 'latin1');
-  return body.subarray(start - size, end + closing.length);
+  return `${opening},${provider.documentJson},"processing":${JSON.stringify(processing)}}`;
 }

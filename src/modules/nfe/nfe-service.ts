@@ -7,9 +7,10 @@ import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
 import type { Slots } from '../../lib/slots.ts';
+import type { DetailPool } from './detail-pool.ts';
 import { receivedNfeListBody } from './list-body.ts';
 import { MAX_ID, type NfeListFilter } from './list-query.ts';
-import { type DetailExtras, mapReceivedNfe, mapReceivedNfeDetail, receivedNfeDetailBody } from './nfe-map.ts';
+import { type DetailExtras, mapReceivedNfe, receivedNfeDetailBody } from './nfe-map.ts';
 import {
   findActiveBrand,
   findBrandCredential,
@@ -21,7 +22,6 @@ import {
   type NoteRow,
 } from './nfe-repository.ts';
 import { fetchProviderAnswer } from './provider-client.ts';
-import { mapProviderDetail, mapProviderRecipient, mapProviderSummary } from './provider-mapping.ts';
 
 /**
  * The list's JSON body for a checked query, read from the database (the route's response schema
@@ -60,7 +60,8 @@ export async function getReceivedNfe(
   rawId: string,
   log: FastifyBaseLogger,
   slots?: Slots,
-) {
+  pool?: DetailPool,
+): Promise<string> {
   const { db, config } = ctx;
   const note = await findNote(db, restaurantId, noteId(rawId));
   if (!note) throw errors.nfeNotFound();
@@ -76,26 +77,16 @@ export async function getReceivedNfe(
   const token = stored ? decryptToken(stored, ctx.secrets.fiscalTokenKey, log, brandId as number) : '';
   if (token.trim() === '') throw errors.fiscalNotConfigured();
   const extras = startDetailExtras(db, restaurantId, note);
-  const answer = await fetchProviderAnswer({
+  const provider = await fetchProviderAnswer({
     baseUrl: config.fiscalProviderUrl,
     timeoutMs: config.fiscalTimeoutMs,
     token,
     accessKey: note.access_key,
     logger: log,
     slots,
+    mapBody: pool?.mapBody,
   });
-  if ('document' in answer) {
-    const provider = mapProviderDetail(answer.document);
-    return mapReceivedNfeDetail(local, provider, await extras(provider.summary.issuerDocument));
-  }
-  const { summary: document } = answer.transcoded;
-  const provider = { summary: mapProviderSummary(document), recipient: mapProviderRecipient(document) };
-  return receivedNfeDetailBody(
-    local,
-    provider,
-    answer.transcoded,
-    await extras(provider.summary.issuerDocument),
-  );
+  return receivedNfeDetailBody(local, provider, await extras(provider.summary.issuerDocument));
 }
 
 const digits = (document: string) => document.replace(/\D/g, '');

@@ -1,16 +1,13 @@
 // The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
-// exchange, 5 MiB of body at most, no redirects, at most PROVIDER_CONCURRENCY exchanges at once per
-// instance (each holds a body and its transcoding: up to about 11 MiB), the wait for one counted in
-// the 15 s. Every failure is logged here (status and a
-// truncated body, never the token) and surfaces as the fixed 502 fiscal_upstream_error. The
-// body is transcoded straight to the detail's bytes, or parsed when that path leaves it.
+// exchange (the wait for one of PROVIDER_CONCURRENCY slots and the mapping included), 5 MiB of
+// body at most, no redirects. The body is parsed and mapped by `mapBody` (detail-pool.ts). Every
+// failure is logged here (status and a truncated body, never the token in any form:
+// src/lib/secret-forms.ts) and surfaces as the fixed 502 fiscal_upstream_error.
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
-import { releaseBuffer } from '../../lib/release-buffer.ts';
+import { redact, secretForms } from '../../lib/secret-forms.ts';
 import type { Slots } from '../../lib/slots.ts';
-import { type ProviderObject, parseProviderJson } from './provider-json.ts';
-import { assertProviderDocument } from './provider-mapping.ts';
-import { type TranscodedDetail, transcodeProviderBody } from './provider-transcode.ts';
+import { type MappedProviderBody, mapProviderBody } from './provider-mapping.ts';
 
 export type ProviderLogger = { warn: (details: Record<string, unknown>, message: string) => void };
 
@@ -23,6 +20,8 @@ export type FetchReceivedNfeOptions = {
   logger: ProviderLogger;
   /** The instance's exchanges (createSlots(PROVIDER_CONCURRENCY)); none: no limit. */
   slots?: Slots;
+  /** Parses and maps the body (in a worker for large ones); default: here, synchronously. */
+  mapBody?: (body: Buffer, signal: AbortSignal) => Promise<MappedProviderBody>;
 };
 
 export const PROVIDER_TIMEOUT_MS = 15_000;
@@ -30,6 +29,8 @@ export const PROVIDER_MAX_BYTES = 5 * 1024 * 1024;
 /** Exchanges in flight per instance: a burst of 5 MiB documents holds at most about 90 MiB. */
 export const PROVIDER_CONCURRENCY = 8;
 const LOGGED_BODY_CHARS = 500;
+/** Enough to hold a secret that starts before the logged length ends (tokens are short). */
+const EXCERPT_BYTES = LOGGED_BODY_CHARS + 4096;
 
 class ProviderFailure extends Error {
   readonly status?: number;
@@ -42,15 +43,15 @@ class ProviderFailure extends Error {
   }
 }
 
-/** The provider's answer: transcoded straight to the detail's bytes, or parsed (the bodies the fast path leaves). */
-export type ProviderAnswer = { transcoded: TranscodedDetail } | { document: ProviderObject };
+const mapHere = async (body: Buffer) => mapProviderBody(body);
 
-/** The provider's answer to the detail's query; throws AppError 502 on any failure. */
-export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Promise<ProviderAnswer> {
+/** The provider's answer to the detail's query, mapped; throws AppError 502 on any failure. */
+export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Promise<MappedProviderBody> {
   const { baseUrl, token, accessKey, logger } = options;
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PROVIDER_MAX_BYTES;
-  const mask = (text: string) => (token ? text.split(token).join('***') : text);
+  const forms = secretForms(token);
+  const mapBody = options.mapBody ?? mapHere;
   let received: { status: number; body: Buffer } | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
   let release: (() => void) | undefined;
@@ -61,28 +62,23 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
       throw new ProviderFailure(`no exchange free within the time limit (${describe(reason)})`);
     });
     received = await exchange(url, token, signal, maxBytes);
-    const transcoded = transcodeProviderBody(received.body);
-    if (transcoded) return { transcoded };
-    const document = parseProviderJson(received.body);
-    assertProviderDocument(document);
-    return { document };
+    return await mapBody(received.body, signal);
   } catch (error) {
     const failure = error instanceof ProviderFailure ? error : undefined;
-    const body = failure ? failure.body : received?.body.toString('utf8', 0, LOGGED_BODY_CHARS);
+    // Read past the logged length and masked before the cut: a secret the cut would halve is seen whole.
+    const body = failure ? failure.body : received?.body.toString('utf8', 0, EXCERPT_BYTES);
     logger.warn(
       {
         provider_status: failure?.status ?? received?.status ?? null,
-        provider_body: body === undefined ? null : mask(body),
+        provider_body: body === undefined ? null : redact(body, forms).slice(0, LOGGED_BODY_CHARS),
         access_key: accessKey,
-        reason: mask(describe(error)),
+        reason: redact(describe(error), forms),
       },
       'fiscal provider query failed',
     );
     throw errors.fiscalUpstream();
   } finally {
     release?.();
-    // Transcoded, parsed or logged: nothing reads the body any more (readCapped allocated it).
-    if (received) releaseBuffer(received.body);
   }
 }
 
@@ -96,7 +92,7 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
   const { statusCode, body } = response;
   const declared = Number(response.headers['content-length']);
   if (statusCode < 200 || statusCode > 299 || declared > maxBytes) {
-    const excerpt = await readCapped(body, LOGGED_BODY_CHARS).catch(() => Buffer.alloc(0));
+    const excerpt = await readCapped(body, EXCERPT_BYTES).catch(() => Buffer.alloc(0));
     const reason = statusCode >= 300 && statusCode < 400 ? 'redirect not followed' : 'unexpected status';
     throw new ProviderFailure(
       declared > maxBytes ? 'body over the size limit' : reason,

@@ -1,46 +1,33 @@
-// Maps the provider's flat NF-e document (fiscal-provider.md) into the contract's detail (2.7, 2.8).
-// Named fields keep the provider's text (numbers become their source text); a field no group
-// names goes, with its JSON type, into `additional_fields`, so nothing is dropped silently.
-
-import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS, SUMMARY_FIELDS } from './provider-fields.ts';
+// Maps the provider's document (fiscal-provider.md) into the contract's detail (2.7, 2.8): the
+// summary fields that replace the local snapshot's, the recipient, the invoice and the protocol.
+// mapProviderBody is the whole step from the provider's bytes to the answer's provider parts.
+import { mapInvoice, mapProtocol } from './invoice-map.ts';
 import {
   isProviderObject,
+  isRawNumber,
   type ProviderObject,
   type ProviderValue,
-  providerText,
-  RawNumber,
-  setOwn,
-  toJsonValues,
-  toTextValues,
+  parseProviderJson,
 } from './provider-json.ts';
 
-export type ProviderSummary = {
-  issuedAt: string;
-  issuerName: string;
-  issuerDocument: string;
-  total: string;
-  situation: string;
-  manifestationType: string | null;
-  complete: boolean;
-  version: number;
-  digest: string | null;
-};
-export type ProviderRecipient = { cnpj: string | null; cpf: string | null };
-export type InvoiceGroup = Record<string, unknown>;
-export type ProviderDetail = {
-  summary: ProviderSummary;
-  recipient: ProviderRecipient;
-  invoice: InvoiceGroup | null;
-  protocol: InvoiceGroup | null;
-};
+export type ProviderSummary = ReturnType<typeof mapProviderSummary>;
+export type ProviderDetail = ReturnType<typeof mapProviderDetail>;
+/** The provider's part of the answer, `invoice` and `protocol` already as JSON text (`"invoice":…,"protocol":…`). */
+export type MappedProviderBody = ReturnType<typeof mapProviderBody>;
 
 /** The provider body is not the expected document; the caller answers 502 fiscal_upstream_error. */
 export class ProviderDocumentError extends Error {}
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-const isText = (v: ProviderValue | undefined) => typeof v === 'string' || v instanceof RawNumber;
+const isText = (v: ProviderValue | undefined) => typeof v === 'string' || isRawNumber(v);
 const isOptionalObject = (v: ProviderValue | undefined) =>
   v === undefined || v === null || isProviderObject(v);
+
+/** A summary scalar's text: a string as it is, a number as its source text, null when absent. */
+function scalarText(value: ProviderValue | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  return isRawNumber(value) ? value.rawJSON : (value as string);
+}
 
 /** Throws ProviderDocumentError (with the reason, for the log) unless the body is a usable document. */
 export function assertProviderDocument(value: ProviderValue): asserts value is ProviderObject {
@@ -52,10 +39,10 @@ export function assertProviderDocument(value: ProviderValue): asserts value is P
     if (typeof value[field] !== 'string') fail(`${field} is not a string`);
   }
   if (!isText(value.documento_emitente)) fail('documento_emitente is not text');
-  const total = value.valor_total;
-  if (!isText(total) || !DECIMAL.test(providerText(total) ?? '')) fail('valor_total is not a decimal');
+  if (!isText(value.valor_total) || !DECIMAL.test(scalarText(value.valor_total) ?? ''))
+    fail('valor_total is not a decimal');
   if (typeof value.nfe_completa !== 'boolean') fail('nfe_completa is not a boolean');
-  if (!isText(value.versao) || !/^\d{1,9}$/.test(providerText(value.versao) ?? ''))
+  if (!isText(value.versao) || !/^\d{1,9}$/.test(scalarText(value.versao) ?? ''))
     fail('versao is not an integer');
   for (const field of [
     'digest_value',
@@ -69,119 +56,54 @@ export function assertProviderDocument(value: ProviderValue): asserts value is P
   if (!isOptionalObject(value.protocolo_nota_fiscal)) fail('protocolo_nota_fiscal is not an object');
   const document = value.requisicao_nota_fiscal;
   if (!isOptionalObject(document)) fail('requisicao_nota_fiscal is not an object');
-  const items = isProviderObject(document) ? itemsOf(document).items : undefined;
+  if (!isProviderObject(document)) return;
+  const items = Object.hasOwn(document, 'itens') ? document.itens : document.items;
   if (items !== undefined && items !== null && (!Array.isArray(items) || !items.every(isProviderObject))) {
     fail('itens is not an array of objects');
   }
 }
 
+/** "nulo" is how the provider writes "no manifestation"; nao_realizada is a real event (210240). */
+export const manifestationType = (value: ProviderValue | undefined) =>
+  value === 'nulo' ? null : scalarText(value);
+
 /** The common fields (2.7) the detail takes from the provider instead of the local snapshot. */
-export function mapProviderSummary(doc: ProviderObject): ProviderSummary {
-  const manifestation = doc.manifestacao_destinatario ?? null;
+export function mapProviderSummary(doc: ProviderObject) {
   return {
     issuedAt: doc.data_emissao as string,
     issuerName: doc.nome_emitente as string,
-    issuerDocument: providerText(doc.documento_emitente) as string,
-    total: providerText(doc.valor_total) as string,
+    issuerDocument: scalarText(doc.documento_emitente) as string,
+    total: scalarText(doc.valor_total) as string,
     situation: doc.situacao as string,
-    // "nulo" is how the provider writes "no manifestation"; nao_realizada is a real event (210240).
-    manifestationType: manifestation === 'nulo' ? null : providerText(manifestation),
+    manifestationType: manifestationType(doc.manifestacao_destinatario),
     complete: doc.nfe_completa as boolean,
-    version: Number(providerText(doc.versao)),
-    digest: providerText(doc.digest_value ?? null),
+    version: Number(scalarText(doc.versao)),
+    digest: scalarText(doc.digest_value),
   };
 }
 
-export function mapProviderRecipient(doc: ProviderObject): ProviderRecipient {
-  return {
-    cnpj: providerText(doc.cnpj_destinatario ?? null),
-    cpf: providerText(doc.cpf_destinatario ?? null),
-  };
+/** recipient (2.8): the provider's text ("" stays ""), null when not informed. */
+export function mapProviderRecipient(doc: ProviderObject): { cnpj: string | null; cpf: string | null } {
+  return { cnpj: scalarText(doc.cnpj_destinatario), cpf: scalarText(doc.cpf_destinatario) };
 }
 
-/** The whole detail; call after assertProviderDocument. */
-export function mapProviderDetail(doc: ProviderObject): ProviderDetail {
+/** The whole detail; call after assertProviderDocument. A summary-only answer has null invoice and protocol. */
+export function mapProviderDetail(doc: ProviderObject) {
   const document = doc.requisicao_nota_fiscal;
   const protocol = doc.protocolo_nota_fiscal;
   return {
     summary: mapProviderSummary(doc),
     recipient: mapProviderRecipient(doc),
     invoice: isProviderObject(document) ? mapInvoice(doc, document) : null,
-    protocol: isProviderObject(protocol) ? pick(protocol, PROTOCOL_FIELDS) : null,
+    protocol: isProviderObject(protocol) ? mapProtocol(protocol) : null,
   };
 }
 
-function mapInvoice(doc: ProviderObject, document: ProviderObject): InvoiceGroup {
-  const { key, items } = itemsOf(document);
-  const invoice = grouped(document, DOCUMENT_GROUPS);
-  if (items !== undefined) {
-    invoice.items = Array.isArray(items) ? items.map((item) => mapItem(item as ProviderObject)) : items;
-  }
-  const extra = additionalFields(document, DOCUMENT_GROUPS, key);
-  for (const [name, value] of Object.entries(doc)) {
-    if (!SUMMARY_FIELDS.has(name) && !Object.hasOwn(extra, name)) setOwn(extra, name, toJsonValues(value));
-  }
-  invoice.additional_fields = extra;
-  return invoice;
-}
-
-function mapItem(item: ProviderObject): InvoiceGroup {
-  const mapped = grouped(item, ITEM_GROUPS);
-  mapped.additional_fields = additionalFields(item, ITEM_GROUPS);
-  return mapped;
-}
-
-/** Items are in `itens` (documented); `items` is the fallback and otherwise an unknown field. */
-function itemsOf(document: ProviderObject): { key?: string; items?: ProviderValue } {
-  if (Object.hasOwn(document, 'itens')) return { key: 'itens', items: document.itens };
-  if (Object.hasOwn(document, 'items')) return { key: 'items', items: document.items };
-  return {};
-}
-
-function grouped(source: ProviderObject, groups: Record<string, string[]>): InvoiceGroup {
-  const target: InvoiceGroup = {};
-  for (const [group, fields] of Object.entries(groups)) target[group] = pick(source, fields);
-  return target;
-}
-
-/** Absent stays absent, null stays null, arrays keep their elements (numbers as text). */
-function pick(source: ProviderObject, fields: string[]): InvoiceGroup {
-  const target: InvoiceGroup = {};
-  for (const field of fields) {
-    if (!Object.hasOwn(source, field)) continue;
-    target[field] = field === 'formas_pagamento' ? payments(source[field]) : toTextValues(source[field]);
-  }
-  return target;
-}
-
-/** formas_pagamento[].tipo_integracao is the one named field the contract keeps as JSON. */
-function payments(value: ProviderValue): unknown {
-  if (!Array.isArray(value)) return toTextValues(value);
-  return value.map((payment) => {
-    if (!isProviderObject(payment) || !Object.hasOwn(payment, 'tipo_integracao'))
-      return toTextValues(payment);
-    const { tipo_integracao, ...rest } = payment;
-    return { ...(toTextValues(rest) as ProviderObject), tipo_integracao: toJsonValues(tipo_integracao) };
-  });
-}
-
-/** The names a group list takes, made once per list (not once per item of a long invoice). */
-const namedSets = new WeakMap<Record<string, string[]>, Set<string>>();
-
-function namedFields(groups: Record<string, string[]>): Set<string> {
-  let named = namedSets.get(groups);
-  if (!named) {
-    named = new Set(Object.values(groups).flat());
-    namedSets.set(groups, named);
-  }
-  return named;
-}
-
-function additionalFields(source: ProviderObject, groups: Record<string, string[]>, itemsKey?: string) {
-  const named = namedFields(groups);
-  const extra: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(source)) {
-    if (!named.has(name) && name !== itemsKey) setOwn(extra, name, toJsonValues(value));
-  }
-  return extra;
+/** Parses, checks and maps a provider body; throws SyntaxError or ProviderDocumentError. */
+export function mapProviderBody(body: string | Uint8Array) {
+  const document = parseProviderJson(body);
+  assertProviderDocument(document);
+  const { summary, recipient, invoice, protocol } = mapProviderDetail(document);
+  const documentJson = `"invoice":${JSON.stringify(invoice)},"protocol":${JSON.stringify(protocol)}`;
+  return { summary, recipient, documentJson };
 }

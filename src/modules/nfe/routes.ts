@@ -2,8 +2,9 @@
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { sendJson, sendRenderedJson } from '../../http/json-reply.ts';
+import { sendJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
+import { createDetailPool } from './detail-pool.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
 import {
@@ -30,6 +31,8 @@ const commonErrors = {
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   const readList = createNfeListReader(app.ctx.db);
   const providerSlots = createSlots(PROVIDER_CONCURRENCY);
+  const detailPool = createDetailPool({ workers: app.ctx.config.nfeDetailWorkers });
+  app.addHook('onClose', () => detailPool.close());
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
@@ -84,10 +87,10 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         request.params.nfe_received_id,
         request.log,
         providerSlots,
+        detailPool,
       );
-      // Bytes already (provider-transcode.ts), made for this answer alone; a body off that path is
-      // mapped and serialised by the schema.
-      return Buffer.isBuffer(detail) ? sendRenderedJson(reply, detail) : detail;
+      // JSON text already (nfe-map.ts receivedNfeDetailBody); the response schema documents it.
+      return sendJson(reply, detail);
     },
   );
 }

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
+import { startFiscalSimulator } from '../../../src/fiscal-simulator/fiscal-simulator.ts';
 import {
   buildProviderDocument,
   type ProviderDocument,
-} from '../../../src/modules/nfe/simulator-documents.ts';
+} from '../../../src/fiscal-simulator/simulator-documents.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';
 import { bearerFor } from '../../support/tokens.ts';

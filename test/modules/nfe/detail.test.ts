@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { startFiscalSimulator } from '../../../src/fiscal-simulator/fiscal-simulator.ts';
+import {
+  buildProviderDocument,
+  type ProviderDocument,
+} from '../../../src/fiscal-simulator/simulator-documents.ts';
 import { NfeDetailResponse } from '../../../src/modules/nfe/detail-schema.ts';
-import { startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
 import { mapReceivedNfe, mapReceivedNfeDetail } from '../../../src/modules/nfe/nfe-map.ts';
 import { findNote } from '../../../src/modules/nfe/nfe-repository.ts';
 import { parseProviderJson, rawJSON } from '../../../src/modules/nfe/provider-json.ts';
 import { assertProviderDocument, mapProviderDetail } from '../../../src/modules/nfe/provider-mapping.ts';
-import {
-  buildProviderDocument,
-  type ProviderDocument,
-} from '../../../src/modules/nfe/simulator-documents.ts';
 import { buildTestApp } from '../../support/app.ts';
 import {
   accessKey,

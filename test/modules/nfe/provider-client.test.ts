@@ -1,12 +1,17 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { request } from 'undici';
+import {
+  type FiscalSimulator,
+  startFiscalSimulator,
+} from '../../../src/fiscal-simulator/fiscal-simulator.ts';
+import { buildProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
 import { AppError } from '../../../src/http/errors.ts';
 import { createSlots } from '../../../src/lib/slots.ts';
-import { type FiscalSimulator, startFiscalSimulator } from '../../../src/modules/nfe/fiscal-simulator.ts';
-import { fetchProviderAnswer, type ProviderAnswer } from '../../../src/modules/nfe/provider-client.ts';
-import { mapProviderDetail, mapProviderSummary } from '../../../src/modules/nfe/provider-mapping.ts';
-import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
+import { fetchProviderAnswer } from '../../../src/modules/nfe/provider-client.ts';
+import type { MappedProviderBody } from '../../../src/modules/nfe/provider-mapping.ts';
 
 const TOKEN = 'tok-SECRET-9f8e7d';
 const KEY = '35260112345678000199550010000012341000012345';
@@ -14,7 +19,6 @@ const SUMMARY_KEY = '35260112345678000199550010000099991000099990';
 const ECHO_KEY = '35260112345678000199550010000077771000077770';
 const BIG_KEY = '35260112345678000199550010000066661000066660';
 const ODD_KEY = '35260112345678000199550010000055551000055550';
-const LARGE_KEY = '35260112345678000199550010000044441000044440';
 const note = {
   access_key: KEY,
   issuer_name: 'Distribuidora Sul',
@@ -22,12 +26,6 @@ const note = {
   total: '300.00',
   issued_at: '2026-01-10T13:00:00Z',
 };
-
-// A body over release-buffer.ts's 128 KiB: the document with a long free-text field.
-const LARGE_DOCUMENT = JSON.stringify({
-  ...buildProviderDocument({ ...note, access_key: LARGE_KEY }),
-  informacoes_adicionais_contribuinte: 'x'.repeat(300_000),
-});
 
 let simulator: FiscalSimulator;
 let logged: { details: Record<string, unknown>; message: string }[] = [];
@@ -37,12 +35,8 @@ const logger = {
 const fetchNote = (overrides: Partial<Parameters<typeof fetchProviderAnswer>[0]> = {}) =>
   fetchProviderAnswer({ baseUrl: simulator.url, token: TOKEN, accessKey: KEY, logger, ...overrides });
 
-/** The invoice and protocol bytes of a transcoded answer, as JSON. */
-function transcodedJson(answer: ProviderAnswer) {
-  assert.ok('transcoded' in answer, 'expected the fast path');
-  const { body, start, end } = answer.transcoded;
-  return JSON.parse(`{${body.toString('utf8', start + 1, end)}}`);
-}
+/** The invoice and protocol of a mapped answer, as JSON. */
+const documentOf = (answer: MappedProviderBody) => JSON.parse(`{${answer.documentJson}}`);
 
 before(async () => {
   const notes = new Map<string, Record<string, unknown> | string>([
@@ -50,8 +44,7 @@ before(async () => {
     [SUMMARY_KEY, buildProviderDocument({ ...note, access_key: SUMMARY_KEY }, { summaryOnly: true })],
     [ECHO_KEY, `[{"erro":"token ${TOKEN} recusado"}]`],
     [BIG_KEY, JSON.stringify({ padding: 'x'.repeat(4000) })],
-    [LARGE_KEY, LARGE_DOCUMENT],
-    // A duplicate key: JSON.parse keeps the last one; the fast path leaves such bodies to it.
+    // A duplicate key: JSON.parse keeps the last one.
     [
       ODD_KEY,
       JSON.stringify(buildProviderDocument({ ...note, access_key: ODD_KEY })).replace(
@@ -92,31 +85,26 @@ async function assertUpstreamFailure(attempt: Promise<unknown>, status: number |
   assert.equal(logged[0].details.provider_status, status);
 }
 
-test('a full note comes back transcoded, numbers keeping their text', async () => {
+test('a full note comes back mapped, numbers keeping their text', async () => {
   const answer = await fetchNote();
-  const { invoice } = transcodedJson(answer);
+  const { invoice } = documentOf(answer);
   assert.equal(invoice.items[0].commercial.valor_unitario_comercial, '12.3456789012');
   assert.equal(invoice.totals.valor_frete, '10.50');
-  assert.equal('transcoded' in answer && mapProviderSummary(answer.transcoded.summary).total, '300.00');
+  assert.equal(answer.summary.total, '300.00');
   assert.equal(logged.length, 0);
 });
 
 test('a summary-only note comes back with no invoice and no protocol', async () => {
-  assert.deepEqual(transcodedJson(await fetchNote({ accessKey: SUMMARY_KEY })), {
+  assert.deepEqual(documentOf(await fetchNote({ accessKey: SUMMARY_KEY })), {
     invoice: null,
     protocol: null,
   });
 });
 
-test('a body the fast path leaves comes back parsed, as JSON.parse reads it', async () => {
+test('a body with a duplicate key comes back as JSON.parse reads it (the last one)', async () => {
   const answer = await fetchNote({ accessKey: ODD_KEY });
-  assert.ok('document' in answer);
-  const detail = mapProviderDetail(answer.document);
-  assert.equal(detail.summary.situation, 'autorizada');
-  assert.equal(
-    detail.invoice?.totals && (detail.invoice.totals as Record<string, unknown>).valor_frete,
-    '10.50',
-  );
+  assert.equal(answer.summary.situation, 'autorizada');
+  assert.equal(documentOf(answer).invoice.totals.valor_frete, '10.50');
 });
 
 test('a wrong token (provider 403) is a 502 and the token never shows', async () => {
@@ -172,7 +160,7 @@ test('exchanges beyond the slots wait for one, and the wait counts in the time l
   assert.equal(slots.waiting, 1);
   await assert.rejects(holder);
   simulator.setMode('ok');
-  assert.ok('transcoded' in (await waiter), 'the waiter ran once the slot was free');
+  assert.equal((await waiter).summary.total, '300.00', 'the waiter ran once the slot was free');
   assert.equal(slots.busy, 0, 'every slot was given back, on failure and on success');
 });
 
@@ -226,31 +214,48 @@ test('the simulator answers only the summary when completa=1 is not asked for', 
   assert.equal(Object.hasOwn(body, 'protocolo_nota_fiscal'), false);
 });
 
-test('the body is freed once transcoded, and the answer is not', async () => {
-  // The body is received into one buffer (of its declared length, or joined from chunks when sent
-  // chunked, as the simulator does): watch both ways of making it.
-  const large: { bytes: Buffer; size: number }[] = [];
-  const keep = <T extends Buffer>(bytes: T): T => {
-    if (bytes.byteLength >= 128 * 1024) large.push({ bytes, size: bytes.byteLength });
-    return bytes;
-  };
-  const { allocUnsafe, concat } = Buffer;
-  Buffer.allocUnsafe = (size: number) => keep(allocUnsafe(size));
-  Buffer.concat = (list: readonly Uint8Array[], length?: number) => keep(concat(list, length));
-  let answer: ProviderAnswer;
-  try {
-    answer = await fetchNote({ accessKey: LARGE_KEY });
-  } finally {
-    Object.assign(Buffer, { allocUnsafe, concat });
-  }
-  const body = large.find(({ size }) => size === Buffer.byteLength(LARGE_DOCUMENT));
-  assert.ok(body, 'the body was received into one buffer');
-  assert.equal((body.bytes.buffer as ArrayBuffer).detached, true);
-  assert.ok('transcoded' in answer);
-  assert.equal(
-    (answer.transcoded.body.buffer as ArrayBuffer).detached,
-    false,
-    'the answer is still to be sent',
+test('a provider that echoes the request headers in its error body leaves no form of the token in the log or the answer', async (t) => {
+  const token = 'tok/SECRET+9f8e?7d';
+  const basic = Buffer.from(`${token}:`).toString('base64');
+  const forms = [
+    token,
+    basic,
+    basic.replace(/=+$/, ''),
+    encodeURIComponent(token),
+    encodeURIComponent(basic),
+  ];
+  // The echo: the headers as JSON (JSON-escaped), the credential URL-encoded and decoded, and
+  // the Basic credential again across the 500th character, where the logged excerpt is cut.
+  const echo = createServer((req, res) => {
+    const authorization = String(req.headers.authorization);
+    const decoded = Buffer.from(authorization.slice(6), 'base64').toString();
+    const body = JSON.stringify({
+      codigo: 'nao_autorizado',
+      headers: req.headers,
+      encoded: encodeURIComponent(authorization),
+      decoded,
+      decoded_encoded: encodeURIComponent(decoded),
+      escaped: authorization.replaceAll('/', '\\/'),
+    });
+    const padded = `nao_autorizado ${' '.repeat(480 - 15)}${authorization} ${body}`;
+    res.writeHead(401, { 'content-type': 'application/json' }).end(padded);
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  t.after(() => echo.close());
+  const baseUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  const error = await fetchProviderAnswer({ baseUrl, token, accessKey: KEY, logger }).then(
+    () => assert.fail('a 401 should fail'),
+    (caught: unknown) => caught,
   );
-  assert.ok(transcodedJson(answer).invoice, 'and reads whole');
+  assert.ok(error instanceof AppError);
+  assert.equal(error.statusCode, 502);
+  assert.equal(logged.length, 1);
+  const body = String(logged[0].details.provider_body);
+  assert.match(body, /^nao_autorizado {466}Basic \*\*\* /, 'the echoed body is logged, masked');
+  assert.equal(body.length, 500);
+  for (const text of [JSON.stringify(error), String(error.stack), JSON.stringify(logged)]) {
+    for (const form of forms) assert.equal(text.includes(form), false, `${form} in ${text}`);
+    // A form cut at the excerpt's end leaves no more than a few characters of it.
+    assert.equal(text.includes(basic.slice(0, 8)), false);
+  }
 });

@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { buildProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
 import {
   isProviderObject,
+  isRawNumber,
   parseProviderJson,
-  RawNumber,
-  toJsonValues,
-  toTextValues,
+  providerText,
+  type RawNumber,
+  rawJSON,
 } from '../../../src/modules/nfe/provider-json.ts';
-import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
 
 test('numbers keep the exact text the provider wrote', () => {
   const value = parseProviderJson('{"a":10.50,"b":12.3456789012,"c":-0,"d":1e5,"e":12345678901234567890}');
   assert.ok(isProviderObject(value));
-  const texts = Object.values(value).map((number) => (number as RawNumber).text);
+  const texts = Object.values(value).map((number) => (number as RawNumber).rawJSON);
   assert.deepEqual(texts, ['10.50', '12.3456789012', '-0', '1e5', '12345678901234567890']);
-  assert.ok(value.a instanceof RawNumber);
+  assert.ok(isRawNumber(value.a));
 });
 
 test('strings, booleans, nulls, arrays and nesting are parsed as JSON.parse does', () => {
@@ -26,7 +27,7 @@ test('a Buffer body is decoded as UTF-8 and a leading byte-order mark is ignored
   const value = parseProviderJson(Buffer.from('\ufeff{"nome":"Açaí","v":1.0}'));
   assert.ok(isProviderObject(value));
   assert.equal(value.nome, 'Açaí');
-  assert.equal((value.v as RawNumber).text, '1.0');
+  assert.equal((value.v as RawNumber).rawJSON, '1.0');
 });
 
 test('invalid JSON throws a SyntaxError', () => {
@@ -41,26 +42,21 @@ test('serialising a parsed body writes every number back with its original text'
 
 test('text conversion turns numbers and booleans into text at any depth and keeps nulls', () => {
   const value = parseProviderJson('{"a":12.3,"b":[{"c":2.0000,"d":false}],"e":null,"f":"0.10"}');
-  assert.deepEqual(toTextValues(value), { a: '12.3', b: [{ c: '2.0000', d: 'false' }], e: null, f: '0.10' });
+  assert.deepEqual(providerText(value), { a: '12.3', b: [{ c: '2.0000', d: 'false' }], e: null, f: '0.10' });
 });
 
-test('JSON conversion keeps numbers as numbers, exactly as written when a double cannot', () => {
+test('parsed values keep their JSON types, numbers exactly as written when a double cannot', () => {
   const value = parseProviderJson('{"i":7,"d":12.3,"z":10.50,"huge":1e400,"s":"7","b":true,"n":null}');
-  const converted = toJsonValues(value) as Record<string, unknown>;
-  assert.equal(converted.i, 7);
-  assert.equal(converted.d, 12.3);
-  assert.equal(converted.s, '7');
-  assert.equal(converted.b, true);
-  assert.equal(converted.n, null);
-  assert.equal(
-    JSON.stringify(converted),
-    '{"i":7,"d":12.3,"z":10.50,"huge":1e400,"s":"7","b":true,"n":null}',
-  );
+  const parsed = value as Record<string, unknown>;
+  assert.equal(parsed.s, '7');
+  assert.equal(parsed.b, true);
+  assert.equal(parsed.n, null);
+  assert.equal(JSON.stringify(value), '{"i":7,"d":12.3,"z":10.50,"huge":1e400,"s":"7","b":true,"n":null}');
 });
 
 test('a __proto__ key stays a data field and never becomes a prototype', () => {
   const value = parseProviderJson('{"__proto__":{"polluted":"yes"},"a":1}');
-  for (const converted of [toTextValues(value), toJsonValues(value)] as Record<string, unknown>[]) {
+  for (const converted of [providerText(value), value] as Record<string, unknown>[]) {
     assert.equal(Object.getPrototypeOf(converted), Object.prototype);
     assert.equal((converted as { polluted?: unknown }).polluted, undefined);
     assert.ok(Object.hasOwn(converted, '__proto__'));
@@ -79,7 +75,7 @@ test('a whole provider document parses to what JSON.parse with a source-text rev
     }),
   );
   const reviver = (_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' ? new RawNumber(context?.source ?? String(value)) : value;
+    typeof value === 'number' ? rawJSON(context?.source ?? String(value)) : value;
   const parsed = parseProviderJson(source);
   assert.deepEqual(parsed, JSON.parse(source, reviver as (key: string, value: unknown) => unknown));
   assert.equal(JSON.stringify(parsed), source);
@@ -89,8 +85,8 @@ test('a string that starts with U+0001 stays a string, beside numbers that stay 
   const value = parseProviderJson('{"a":"\\u00011.5","b":[1.50,"-2"],"\\u0001c":3}');
   assert.ok(isProviderObject(value));
   assert.equal(value.a, '\u00011.5');
-  assert.deepEqual(value.b, [new RawNumber('1.50'), '-2']);
-  assert.deepEqual(value['\u0001c'], new RawNumber('3'));
+  assert.equal(JSON.stringify(value.b), '[1.50,"-2"]');
+  assert.equal(JSON.stringify(value['\u0001c']), '3');
 });
 
 test('numbers JSON does not allow are a SyntaxError, wherever they stand', () => {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { buildProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
 import { parseProviderJson } from '../../../src/modules/nfe/provider-json.ts';
 import {
   assertProviderDocument,
   mapProviderDetail,
   ProviderDocumentError,
 } from '../../../src/modules/nfe/provider-mapping.ts';
-import { buildProviderDocument } from '../../../src/modules/nfe/simulator-documents.ts';
 
 const note = {
   access_key: '35260112345678000199550010000012341000012345',

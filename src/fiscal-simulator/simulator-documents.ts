@@ -2,7 +2,7 @@
 // (import-format.md, `nfe_received`). The full document carries what the mapping must survive:
 // numbers where strings are expected (written with JSON.rawJSON so 10.50 is served as 10.50),
 // ten-decimal unit values, codes with leading zeros, nested arrays and fields no group names.
-import { rawJSON } from './provider-json.ts';
+import { rawJSON } from '../modules/nfe/provider-json.ts';
 
 export type SimulatorNote = {
   access_key: string;
