@@ -1,8 +1,13 @@
 // The one place errors become responses: `{statusCode, message, key}` (plus `errors` for
 // validation) and an X-Error-Id header, logged with the same id. OAuth errors keep RFC 6749's shape.
+// Every answer and log line is bounded: at most MAX_FIELD_ERRORS problems (errors.ts), messages
+// and logged error details cut to MAX_MESSAGE characters, whatever the request carried.
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors, type FieldError, OAuthError } from './errors.ts';
+import { AppError, clip, errors, type FieldError, OAuthError, summarize } from './errors.ts';
+import { STOPPED_KEYWORD } from './validation.ts';
+
+export const MAX_MESSAGE = 2000;
 
 type AjvError = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> };
 
@@ -21,6 +26,7 @@ export function fieldOf(e: AjvError): string {
 function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'is not an accepted field';
   if (e.keyword === 'required') return 'is required';
+  if (e.keyword === STOPPED_KEYWORD) return e.message ?? 'has more problems';
   return e.message ?? 'is invalid';
 }
 
@@ -29,7 +35,7 @@ function fromValidation(error: FastifyError): AppError {
     field: fieldOf(e),
     message: messageOf(e),
   }));
-  const summary = fields.map((f) => `${f.field || '(root)'} ${f.message}`).join('; ');
+  const summary = summarize(fields);
   const context = error.validationContext;
   if (context === 'querystring') return errors.invalidQuery(`Invalid query: ${summary}.`, fields);
   if (context === 'params') return errors.invalidParameter(`Invalid path parameter: ${summary}.`, fields);
@@ -78,9 +84,21 @@ function asOAuth({ statusCode, message, headers }: AppError): OAuthError {
   return new OAuthError(statusCode, code, message, headers);
 }
 
-function sendOAuth(reply: FastifyReply, error: OAuthError) {
+function sendOAuth(reply: FastifyReply, error: OAuthError, description: string) {
   reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache', ...error.headers });
-  return reply.code(error.statusCode).send({ error: error.error, error_description: error.message });
+  return reply.code(error.statusCode).send({ error: error.error, error_description: description });
+}
+
+/** What the log keeps of an unexpected error: its kind, code, message, detail and stack, each cut. */
+function boundedError(error: Error & { code?: unknown; detail?: unknown }): Record<string, unknown> {
+  const cut = (value: unknown) => (value === undefined ? undefined : clip(String(value), MAX_MESSAGE));
+  return {
+    type: error.constructor?.name ?? typeof error,
+    code: cut(error.code),
+    message: cut(error.message),
+    detail: cut(error.detail),
+    stack: cut(error.stack),
+  };
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -88,17 +106,19 @@ export function installErrorHandler(app: FastifyInstance): void {
     const errorId = randomUUID();
     reply.header('x-error-id', errorId);
     if (error instanceof OAuthError) {
-      request.log.info({ errorId, oauthError: error.error, detail: error.message }, 'token endpoint error');
-      return sendOAuth(reply, error);
+      const description = clip(error.message, MAX_MESSAGE);
+      request.log.info({ errorId, oauthError: error.error, detail: description }, 'token endpoint error');
+      return sendOAuth(reply, error, description);
     }
     const appError = toAppError(error);
-    if (appError.statusCode >= 500) request.log.error({ errorId, err: error }, appError.key);
-    else request.log.info({ errorId, key: appError.key, fields: appError.errors }, appError.message);
-    if (request.url.startsWith('/oauth/token')) return sendOAuth(reply, asOAuth(appError));
+    const message = clip(appError.message, MAX_MESSAGE);
+    if (appError.statusCode >= 500) request.log.error({ errorId, err: boundedError(error) }, appError.key);
+    else request.log.info({ errorId, key: appError.key, fields: appError.errors }, message);
+    if (request.url.startsWith('/oauth/token')) return sendOAuth(reply, asOAuth(appError), message);
     if (appError.headers) reply.headers(appError.headers);
     return reply.code(appError.statusCode).send({
       statusCode: appError.statusCode,
-      message: appError.message,
+      message,
       key: appError.key,
       ...(appError.errors?.length ? { errors: appError.errors } : {}),
       ...appError.extra,

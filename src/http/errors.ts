@@ -26,7 +26,33 @@ export class AppError extends Error {
   }
 }
 
-const fieldErrors = (errors: FieldError[]) => ({ errors });
+/** An answer lists at most this many field problems; its message counts the others. */
+export const MAX_FIELD_ERRORS = 20;
+/** Field names and messages are cut to this many characters (a field name can be any key sent). */
+const MAX_FIELD_TEXT = 200;
+
+/** `text` cut to at most `max` characters, the cut marked with an ellipsis. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
+}
+
+function listed(fields: FieldError[]): FieldError[] {
+  return fields.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => ({
+    field: clip(field, MAX_FIELD_TEXT),
+    message: clip(message, MAX_FIELD_TEXT),
+  }));
+}
+
+/** "price is required; name ...; and 3 more problems": the listed problems, then a count. */
+export function summarize(fields: FieldError[]): string {
+  const shown = listed(fields)
+    .map((f) => `${f.field || '(root)'} ${f.message}`)
+    .join('; ');
+  const more = fields.length - MAX_FIELD_ERRORS;
+  return more > 0 ? `${shown}; and ${more} more problem${more === 1 ? '' : 's'}` : shown;
+}
+
+const fieldErrors = (errors: FieldError[]) => ({ errors: listed(errors) });
 
 export const errors = {
   invalidBody: (message: string, fields: FieldError[] = []) =>

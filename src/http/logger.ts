@@ -1,5 +1,6 @@
 // pino options: every secret-bearing header and body field is redacted before a line is written.
 import type { FastifyServerOptions } from 'fastify';
+import { clip } from './errors.ts';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -38,8 +39,9 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
-      // The URL is logged without its query string: a misused client may put a secret there.
-      req: (req) => ({ method: req.method, url: String(req.url).split('?')[0], id: req.id }),
+      // The URL is logged without its query string (a misused client may put a secret there)
+      // and cut, as every logged detail is.
+      req: (req) => ({ method: req.method, url: clip(String(req.url).split('?')[0], 2000), id: req.id }),
     },
     ...(stream ? { stream } : {}),
   } as FastifyServerOptions['logger'];

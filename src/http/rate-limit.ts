@@ -1,9 +1,10 @@
-// Fixed one-minute request windows: per credential on data routes, per client_id or IP on the
-// token endpoint. Counters live in Redis when REDIS_URL is set (one atomic script, so every
+// Fixed one-minute request windows: per credential on data routes; on the token endpoint per
+// proven credential and per address (src/modules/auth/token-endpoint.ts). Counters live in Redis when REDIS_URL is set (one atomic script, so every
 // instance shares them) and in memory otherwise.
 // Redis unreachable: fail open. The request is allowed, a warning is logged at most every 10 s
 // and rate_limit_store_errors_total counts it; the limiter protects capacity, it is not an
 // authorization check, so an outage of it must not turn into 500s for every caller.
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
@@ -14,10 +15,22 @@ export type RateDecision = { allowed: boolean; limit: number; remaining: number;
 export type RateLimiter = {
   /** Counts one request for `key`; null when the shared store did not answer (fail open). */
   hit(key: string): Promise<RateDecision | null>;
+  /** Gives back one request counted for `key` in its current window (none once it has passed). */
+  refund(key: string): Promise<void>;
 };
 
 const WINDOW_MS = 60_000;
 const WARN_EVERY_MS = 10_000;
+/** The most windows one process keeps in memory; past it the oldest window is dropped. */
+export const MAX_MEMORY_WINDOWS = 100_000;
+const MAX_KEY_LENGTH = 128;
+
+/** Keys are made of ids and addresses; anything longer is stored as its digest. */
+export function boundedKey(key: string): string {
+  return key.length <= MAX_KEY_LENGTH
+    ? key
+    : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
+}
 
 // INCR and the window's expiry in one step: no counter can be left without an expiry.
 const HIT_SCRIPT = `
@@ -26,7 +39,15 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
-type HitCommand = { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+// A refund never creates a key: a window that has passed stays passed.
+const REFUND_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
+type HitCommand = {
+  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitRefund(key: string): Promise<number>;
+};
 
 export const storeErrors = new Counter({
   name: 'rate_limit_store_errors_total',
@@ -43,35 +64,64 @@ function decide(count: number, ttlMs: number, limit: number): RateDecision {
   };
 }
 
-function memoryLimiter(limit: number): RateLimiter {
+export function memoryLimiter(limit: number): RateLimiter {
+  // A renewed window is inserted again, so the map's order is the order in which windows end:
+  // each hit drops the ended ones from the front, and the oldest when the map is full.
   const windows = new Map<string, { count: number; resetAt: number }>();
+  const sweep = (now: number) => {
+    for (const [key, window] of windows) {
+      if (window.resetAt > now && windows.size < MAX_MEMORY_WINDOWS) break;
+      windows.delete(key);
+    }
+  };
+  const live = (key: string, now: number) => {
+    const window = windows.get(key);
+    return window && window.resetAt > now ? window : undefined;
+  };
   return {
-    async hit(key) {
+    async hit(rawKey) {
+      const key = boundedKey(rawKey);
       const now = Date.now();
-      if (windows.size > 50_000) for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
-      let window = windows.get(key);
-      if (!window || window.resetAt <= now) {
+      sweep(now);
+      let window = live(key, now);
+      if (!window) {
         window = { count: 0, resetAt: now + WINDOW_MS };
+        windows.delete(key);
         windows.set(key, window);
       }
       window.count += 1;
       return decide(window.count, window.resetAt - now, limit);
     },
+    async refund(rawKey) {
+      const window = live(boundedKey(rawKey), Date.now());
+      if (window && window.count > 0) window.count -= 1;
+    },
   };
 }
 
 function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unknown) => void): RateLimiter {
-  if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  if (!('rateLimitHit' in redis)) {
+    redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+    redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+  }
   const commands = redis as unknown as HitCommand;
+  const stored = (key: string) => `comanda:rl:${name}:${boundedKey(key)}`;
   return {
     async hit(key) {
       try {
-        const [count, ttl] = await commands.rateLimitHit(`comanda:rl:${name}:${key}`, WINDOW_MS);
+        const [count, ttl] = await commands.rateLimitHit(stored(key), WINDOW_MS);
         return decide(Number(count), Number(ttl), limit);
       } catch (err) {
         storeErrors.inc({ limiter: name });
         warn(err);
         return null;
+      }
+    },
+    async refund(key) {
+      try {
+        await commands.rateLimitRefund(stored(key));
+      } catch (err) {
+        warn(err);
       }
     },
   };

@@ -49,7 +49,8 @@ export async function findCodeForUpdate(db: Db, code: string) {
     .executeTakeFirst();
 }
 
-export async function consumeCode(db: Db, id: number, familyId: number, now: Date): Promise<boolean> {
+/** Spends the code; `familyId` is what it started, null when the redemption was refused. */
+export async function consumeCode(db: Db, id: number, familyId: number | null, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('authorization_codes')
     .set({ consumed_at: now, family_id: familyId })

@@ -1,11 +1,17 @@
 // POST /oauth/token (contract 4.1, RFC 6749 3.2 and 5): a checklist of named steps, then the
 // grant named by grant_type, found in a map.
+// Two budgets per window: the caller's address counts every attempt until it proves a
+// credential (a proven one is given back), so guessers and forged client_ids run out while an
+// honest caller exchanging many keys from one address never does; a proven credential (a key,
+// or an application's installation) counts each request it makes. Keys are ids and addresses,
+// never what the request claims.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { oauthErrors } from '../../http/errors.ts';
-import type { Grant } from './grants/grant.ts';
+import type { RateLimiter } from '../../http/rate-limit.ts';
+import type { Grant, GrantOwner } from './grants/grant.ts';
 import { GRANTS } from './grants/index.ts';
 import type { TokenResponse } from './token-issuer.ts';
-import { readForm, singleValued, type TokenParams, tokenRateKey } from './token-request.ts';
+import { readForm, singleValued, type TokenParams } from './token-request.ts';
 
 /** RFC 6749 5.1: no token response is ever cached (errors get the same in error-handler.ts). */
 function noStore(reply: FastifyReply): void {
@@ -13,9 +19,20 @@ function noStore(reply: FastifyReply): void {
   reply.header('pragma', 'no-cache');
 }
 
-async function limitRate(request: FastifyRequest, form: URLSearchParams): Promise<void> {
-  const decision = await request.server.rateLimits.token.hit(tokenRateKey(request, form));
+/** Counts one request for `key`; false when the store did not answer (nothing was counted). */
+async function spend(limiter: RateLimiter, key: string): Promise<boolean> {
+  const decision = await limiter.hit(key);
   if (decision && !decision.allowed) throw oauthErrors.rateLimited(decision.resetSeconds);
+  return decision !== null;
+}
+
+/** The credential's budget: an API key, or an application at its one restaurant (as data routes). */
+export function ownerKey(owner: GrantOwner): string {
+  if (owner.apiKeyId !== null) return `api_key:${owner.apiKeyId}`;
+  const [only, ...more] = owner.restaurantIds;
+  return more.length || only === undefined
+    ? `client:${owner.oauthClientId}`
+    : `client:${owner.oauthClientId}:${only}`;
 }
 
 function grantOf(params: TokenParams): Grant {
@@ -44,10 +61,20 @@ function rejectForeignParameters(grant: Grant, params: TokenParams, request: Fas
 
 export async function tokenEndpoint(request: FastifyRequest, reply: FastifyReply): Promise<TokenResponse> {
   noStore(reply);
-  const form = readForm(request);
-  await limitRate(request, form);
-  const params = singleValued(form);
-  const grant = grantOf(params);
-  rejectForeignParameters(grant, params, request);
-  return grant.handle({ ctx: request.server.ctx, params, request, now: new Date() });
+  const limiter = request.server.rateLimits.token;
+  const address = `address:${request.ip}`;
+  const counted = await spend(limiter, address);
+  let proven = false;
+  const prove = async (owner: GrantOwner) => {
+    proven = true;
+    await spend(limiter, ownerKey(owner));
+  };
+  try {
+    const params = singleValued(readForm(request));
+    const grant = grantOf(params);
+    rejectForeignParameters(grant, params, request);
+    return await grant.handle({ ctx: request.server.ctx, params, request, now: new Date(), prove });
+  } finally {
+    if (proven && counted) await limiter.refund(address);
+  }
 }

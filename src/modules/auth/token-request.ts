@@ -52,14 +52,3 @@ export function basicCredentials(request: FastifyRequest): BasicCredentials | nu
     clientSecret: formDecode(decoded.slice(colon + 1)),
   };
 }
-
-/** Who a token request counts against: the client_id it names, else the caller's address. */
-export function tokenRateKey(request: FastifyRequest, form: URLSearchParams): string {
-  let clientId = form.get('client_id');
-  if (!clientId) {
-    try {
-      clientId = basicCredentials(request)?.clientId ?? null;
-    } catch {}
-  }
-  return clientId ? `client:${clientId}` : `ip:${request.ip}`;
-}

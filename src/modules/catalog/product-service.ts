@@ -1,7 +1,7 @@
 // Product write use cases: load -> check -> write -> map. Rules of contract 2.1 and 4.4-4.7
 // (the reads are in read-service.ts).
 import type { Db } from '../../db/database.ts';
-import { errors, type FieldError } from '../../http/errors.ts';
+import { errors, type FieldError, summarize } from '../../http/errors.ts';
 import { describePrincipal, type Principal } from '../../http/principal.ts';
 import { applyEdits, type EditItem } from './apply-edits.ts';
 import { type Edit, hasChanges, parseCreate, parseEdit } from './edit-input.ts';
@@ -12,8 +12,7 @@ import type { AvailabilityInput, BulkInput, CreateInput, EditInput } from './sch
 
 function rejectInvalid(fields: FieldError[]): void {
   if (!fields.length) return;
-  const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
-  throw errors.invalidBody(`Invalid body: ${summary}.`, fields);
+  throw errors.invalidBody(`Invalid body: ${summarize(fields)}.`, fields);
 }
 
 const detail = (row: ProductRow) => mapProduct(row, { alias: true });

@@ -1,37 +1,53 @@
-// Failed console sign-ins, counted per account and per address in 15-minute windows that start
-// at the first failure. Counters live in Redis when the app has one (ctx.redis, opened by
-// src/http/rate-limit.ts) so every instance shares them, else in memory. Unlike the request
-// limiter, this one guards passwords: when Redis does not answer it falls back to counting in
-// this process rather than letting guesses through uncounted.
+// Console sign-in attempts, counted per account and per address in 15-minute windows that start
+// at the first attempt. An attempt is counted before its password is hashed, in one atomic
+// step per counter, so however many arrive at once at most the limit's number of passwords is
+// ever checked; a right password gives its attempt back (and clears the account's count), an
+// attempt refused by the limit gives its count back as nothing was checked. Counters live in
+// Redis when the app has one (ctx.redis, opened by src/http/rate-limit.ts) so every instance
+// shares them, else in memory. Unlike the request limiter, this one guards passwords: when
+// Redis does not answer it falls back to counting in this process rather than letting guesses
+// through uncounted.
 import type { Redis } from 'ioredis';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_LIMITS = { account: 5, address: 20 };
+const MAX_MEMORY_WINDOWS = 50_000;
+
+type Count = { attempts: number; resetMs: number };
 
 type Store = {
-  count(key: string): Promise<{ failures: number; resetMs: number }>;
-  fail(key: string): Promise<void>;
+  add(key: string): Promise<Count>;
+  giveBack(key: string): Promise<void>;
   clear(key: string): Promise<void>;
 };
 
 function memoryStore(): Store {
-  const windows = new Map<string, { failures: number; resetAt: number }>();
-  const live = (key: string) => {
+  // Insertion order is the order windows end in: ended ones leave from the front, and the
+  // oldest when the map is full.
+  const windows = new Map<string, { attempts: number; resetAt: number }>();
+  const live = (key: string, now: number) => {
     const window = windows.get(key);
-    if (window && window.resetAt > Date.now()) return window;
-    windows.delete(key);
-    return undefined;
+    return window && window.resetAt > now ? window : undefined;
   };
   return {
-    async count(key) {
-      const window = live(key);
-      return { failures: window?.failures ?? 0, resetMs: window ? window.resetAt - Date.now() : 0 };
+    async add(key) {
+      const now = Date.now();
+      for (const [k, w] of windows) {
+        if (w.resetAt > now && windows.size < MAX_MEMORY_WINDOWS) break;
+        windows.delete(k);
+      }
+      let window = live(key, now);
+      if (!window) {
+        window = { attempts: 0, resetAt: now + SIGN_IN_WINDOW_MS };
+        windows.delete(key);
+        windows.set(key, window);
+      }
+      window.attempts += 1;
+      return { attempts: window.attempts, resetMs: window.resetAt - now };
     },
-    async fail(key) {
-      if (windows.size > 50_000) for (const k of windows.keys()) live(k);
-      const window = live(key) ?? { failures: 0, resetAt: Date.now() + SIGN_IN_WINDOW_MS };
-      window.failures += 1;
-      windows.set(key, window);
+    async giveBack(key) {
+      const window = live(key, Date.now());
+      if (window && window.attempts > 0) window.attempts -= 1;
     },
     async clear(key) {
       windows.delete(key);
@@ -39,46 +55,45 @@ function memoryStore(): Store {
   };
 }
 
-const FAIL_SCRIPT = `local n = redis.call('INCR', KEYS[1])
+const ADD_SCRIPT = `local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
+return {n, redis.call('PTTL', KEYS[1])}`;
 
-/** Redis, mirrored in memory so that an outage still finds this process's recent failures. */
+// Never creates a key: a window that has ended stays ended.
+const GIVE_BACK_SCRIPT = `if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
+return 0`;
+
+/** Redis, mirrored in memory so that an outage still finds this process's recent attempts. */
 function redisStore(redis: Redis, fallback: Store): Store {
   const name = (key: string) => `comanda:signin:${key}`;
-  const orFallback = <T>(work: Promise<T>, instead: () => Promise<T>) => work.catch(instead);
   return {
-    count: (key) =>
-      orFallback(
-        redis
-          .multi()
-          .get(name(key))
-          .pttl(name(key))
-          .exec()
-          .then((replies) => ({
-            failures: Number(replies?.[0]?.[1] ?? 0),
-            resetMs: Math.max(0, Number(replies?.[1]?.[1] ?? 0)),
-          })),
-        () => fallback.count(key),
-      ),
-    fail: (key) =>
-      orFallback(
-        redis.eval(FAIL_SCRIPT, 1, name(key), SIGN_IN_WINDOW_MS).then(() => fallback.fail(key)),
-        () => fallback.fail(key),
-      ),
+    add: (key) =>
+      redis
+        .eval(ADD_SCRIPT, 1, name(key), SIGN_IN_WINDOW_MS)
+        .then(async (reply) => {
+          await fallback.add(key);
+          const [attempts, ttl] = reply as [number, number];
+          return { attempts: Number(attempts), resetMs: Math.max(0, Number(ttl)) };
+        })
+        .catch(() => fallback.add(key)),
+    giveBack: (key) =>
+      redis
+        .eval(GIVE_BACK_SCRIPT, 1, name(key))
+        .then(() => fallback.giveBack(key))
+        .catch(() => fallback.giveBack(key)),
     clear: (key) =>
-      orFallback(
-        redis.del(name(key)).then(() => fallback.clear(key)),
-        () => fallback.clear(key),
-      ),
+      redis
+        .del(name(key))
+        .then(() => fallback.clear(key))
+        .catch(() => fallback.clear(key)),
   };
 }
 
 export type SignInLimiter = {
-  /** Seconds before another try is allowed for this account or address; 0 when allowed. */
-  retryAfter(email: string, address: string): Promise<number>;
-  failed(email: string, address: string): Promise<void>;
-  succeeded(email: string): Promise<void>;
+  /** Counts an attempt before its password is checked: seconds to wait when over a limit, else 0. */
+  attempt(email: string, address: string): Promise<number>;
+  /** The password was right: the attempt is given back and the account's count cleared. */
+  succeeded(email: string, address: string): Promise<void>;
 };
 
 export function signInLimiter(redis: Redis | undefined): SignInLimiter {
@@ -90,17 +105,19 @@ export function signInLimiter(redis: Redis | undefined): SignInLimiter {
       [`address:${address}`, SIGN_IN_LIMITS.address],
     ] as const;
   return {
-    async retryAfter(email, address) {
+    async attempt(email, address) {
+      const counts = await Promise.all(keys(email, address).map(([key]) => store.add(key)));
       let wait = 0;
-      for (const [key, limit] of keys(email, address)) {
-        const { failures, resetMs } = await store.count(key);
-        if (failures >= limit) wait = Math.max(wait, Math.ceil(resetMs / 1000) || 1);
-      }
+      keys(email, address).forEach(([, limit], i) => {
+        const { attempts, resetMs } = counts[i];
+        if (attempts > limit) wait = Math.max(wait, Math.ceil(resetMs / 1000) || 1);
+      });
+      if (wait) await Promise.all(keys(email, address).map(([key]) => store.giveBack(key)));
       return wait;
     },
-    async failed(email, address) {
-      for (const [key] of keys(email, address)) await store.fail(key);
+    async succeeded(email, address) {
+      await store.clear(`account:${email}`);
+      await store.giveBack(`address:${address}`);
     },
-    succeeded: (email) => store.clear(`account:${email}`),
   };
 }

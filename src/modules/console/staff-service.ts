@@ -58,15 +58,12 @@ export async function checkSignIn(
   input: { email: string; password: string; address: string },
 ): Promise<SignInOutcome> {
   const email = normalizeEmail(input.email);
-  const retryAfter = await limiter.retryAfter(email, input.address);
+  const retryAfter = await limiter.attempt(email, input.address);
   if (retryAfter) return { retryAfter };
   const row = await repo.findStaffByEmail(db, email);
   const matches = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
-  if (!row || !matches) {
-    await limiter.failed(email, input.address);
-    return { refused: 'credentials' };
-  }
-  await limiter.succeeded(email);
+  if (!row || !matches) return { refused: 'credentials' };
+  await limiter.succeeded(email, input.address);
   return { staffUserId: row.id };
 }
 
@@ -101,14 +98,13 @@ export async function changePassword(
   input: { current: string; next: string; confirm: string },
 ): Promise<Record<string, string>> {
   const problems: Record<string, string> = {};
-  const wait = await limiter.retryAfter(staff.email, staff.address);
+  const wait = await limiter.attempt(staff.email, staff.address);
   const stored = wait ? undefined : await repo.findPasswordHash(db, staff.staffUserId);
   if (wait)
     problems.current_password = `Too many wrong passwords: try again in ${Math.ceil(wait / 60)} minutes.`;
   else if (!stored || !(await verifyPassword(input.current, stored.password_hash))) {
-    await limiter.failed(staff.email, staff.address);
     problems.current_password = 'The current password is not right.';
-  }
+  } else await limiter.succeeded(staff.email, staff.address);
   const problem = passwordProblem(input.next);
   if (problem) problems.new_password = `The new password ${problem}.`;
   else if (input.next === input.current) problems.new_password = 'Choose a password you have not used here.';

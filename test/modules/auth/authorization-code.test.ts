@@ -118,20 +118,21 @@ test('the authorization code flow with PKCE', async (t) => {
   });
 
   await t.test(
-    'a wrong verifier, redirect_uri or client is invalid_grant and leaves the code usable',
+    'a wrong verifier, redirect_uri or client is invalid_grant and spends the code: the right one then fails',
     async () => {
-      const { verifier, challenge } = pkce();
-      const code = await codeFor(challenge);
-      assert.equal((await exchange(code, pkce().verifier)).json().error, 'invalid_grant');
-      assert.equal(
-        (await exchange(code, verifier, { redirect_uri: `${REDIRECT}/x` })).json().error,
-        'invalid_grant',
-      );
-      assert.equal(
-        (await exchange(code, verifier, { client_id: 'other-app' })).json().error,
-        'invalid_grant',
-      );
-      assert.equal((await exchange(code, verifier)).statusCode, 200);
+      const failures = [
+        (code: string) => exchange(code, pkce().verifier),
+        (code: string, verifier: string) => exchange(code, verifier, { redirect_uri: `${REDIRECT}/x` }),
+        (code: string, verifier: string) => exchange(code, verifier, { client_id: 'other-app' }),
+      ];
+      for (const fail of failures) {
+        const { verifier, challenge } = pkce();
+        const code = await codeFor(challenge);
+        assert.equal((await fail(code, verifier)).json().error, 'invalid_grant');
+        const right = await exchange(code, verifier);
+        assert.equal(right.statusCode, 400, right.body);
+        assert.equal(right.json().error, 'invalid_grant');
+      }
     },
   );
 

@@ -4,7 +4,7 @@ import { addProduct } from '../../support/catalog-world.ts';
 import { catalogApp } from './helpers.ts';
 
 test('PUT /v1/products/{productId}: body rules', async (t) => {
-  const { put, app, world, ctx } = await catalogApp(t);
+  const { put, post, bulk, app, world, ctx } = await catalogApp(t);
   const id = await addProduct(ctx.db, world.restaurantA, world.categories.pizzas, { name: 'Alvo' });
   const rejects = async (body: unknown, field: string, key = 'invalid_body') => {
     const res = await put(id, body);
@@ -89,6 +89,55 @@ test('PUT /v1/products/{productId}: body rules', async (t) => {
     await rejects({ name: 'a\u0000b' }, 'name');
     await rejects({ fiscal_info: { ncm: '0\u0000' } }, 'fiscal_info.ncm');
   });
+
+  await t.test(
+    'a lone surrogate in any text field is 400 invalid_body naming the field, in the dry run and every write',
+    async () => {
+      const bodies: [Record<string, unknown>, string][] = [
+        [{ name: 'x\ud800y' }, 'name'],
+        [{ name: 'x\udfffy' }, 'name'],
+        [{ description: '\ud83d' }, 'description'],
+        [{ fiscal_info: { ncm: '0\udc00' } }, 'fiscal_info.ncm'],
+      ];
+      for (const [body, field] of bodies) {
+        await rejects(body, field);
+        const dry = await app.inject({
+          method: 'PUT',
+          url: `/v1/products/${id}?dry_run=true`,
+          headers: world.auth.write,
+          payload: body,
+        });
+        assert.equal(dry.statusCode, 400, dry.body);
+        assert.ok(
+          dry.json().errors.some((e: { field: string }) => e.field === field),
+          dry.body,
+        );
+        const batch = await bulk([{ id, ...body }]);
+        assert.equal(batch.statusCode, 400, batch.body);
+        assert.ok(
+          batch.json().errors.some((e: { field: string }) => e.field === `[0].${field}`),
+          batch.body,
+        );
+        if (field.startsWith('fiscal_info')) continue;
+        const created = await post({
+          name: 'ok',
+          product_category_id: world.categories.pizzas,
+          price: 1,
+          ...body,
+        });
+        assert.equal(created.statusCode, 400, created.body);
+        assert.ok(
+          created.json().errors.some((e: { field: string }) => e.field === field),
+          created.body,
+        );
+      }
+      assert.equal(
+        (await put(id, { name: 'emoji \ud83c\udf55 ok' })).statusCode,
+        200,
+        'a whole pair is text',
+      );
+    },
+  );
 
   await t.test('unknown fields are rejected naming the field', async () => {
     const body = await rejects({ price: 10, colour: 'red' }, 'colour');

@@ -171,4 +171,27 @@ test('console sign-in and sign-out', async (t) => {
       'other addresses are not blocked',
     );
   });
+
+  await t.test(
+    'right passwords and attempts refused by the limit leave the address budget as it was',
+    async () => {
+      await addStaff(ctx.db, 'dora@example.com', [bella]);
+      await addStaff(ctx.db, 'edu@example.com', [bella]);
+      const address = '203.0.113.77';
+      for (let i = 0; i <= SIGN_IN_LIMITS.address; i++) {
+        assert.equal((await new Visitor(app, address).signIn('dora@example.com')).statusCode, 303);
+      }
+      for (let i = 0; i < SIGN_IN_LIMITS.account; i++) {
+        assert.equal(
+          (await new Visitor(app, address).signIn('edu@example.com', 'not it at all')).statusCode,
+          401,
+        );
+      }
+      for (let i = 0; i < SIGN_IN_LIMITS.address; i++) {
+        assert.equal((await new Visitor(app, address).signIn('edu@example.com')).statusCode, 429);
+      }
+      const other = await new Visitor(app, address).signIn('dora@example.com', 'not it at all');
+      assert.equal(other.statusCode, 401, 'the address has spent only its failures');
+    },
+  );
 });

@@ -11,7 +11,7 @@ import type { Grant } from './grant.ts';
 export const apiKeyGrant: Grant = {
   grantType: 'api_key',
   parameters: ['api_key', 'scope'],
-  async handle({ ctx, params, request, now }) {
+  async handle({ ctx, params, request, now, prove }) {
     const presented = params.get('api_key');
     if (!presented) throw oauthErrors.invalidRequest('The api_key parameter is required.');
     const environment = environmentOf(presented);
@@ -22,6 +22,7 @@ export const apiKeyGrant: Grant = {
       request.log.info({ api_key_id: key?.id, reason }, 'api key exchange refused');
       throw oauthErrors.invalidClient('The API key is invalid, expired, revoked or of another environment.');
     }
+    await prove({ apiKeyId: key.id, oauthClientId: null, restaurantIds: key.restaurantIds });
     const scopes = narrowScopes(params.get('scope'), key.scopes);
     return ctx.db.transaction().execute(async (tx) => {
       const grant = { apiKeyId: key.id, oauthClientId: null, restaurantIds: key.restaurantIds, scopes };

@@ -10,8 +10,9 @@ export const clientCredentialsGrant: Grant = {
   grantType: 'client_credentials',
   parameters: ['scope', 'client_id', 'client_secret'],
   basicAuth: true,
-  async handle({ ctx, params, request, now }) {
+  async handle({ ctx, params, request, now, prove }) {
     const client = await authenticateClient(ctx.db, request, params);
+    await prove({ apiKeyId: null, oauthClientId: client.id, restaurantIds: client.restaurantIds });
     if (!client.grantTypes.includes('client_credentials')) {
       throw oauthErrors.unauthorizedClient('This client may not use the client_credentials grant.');
     }

@@ -4,7 +4,17 @@ import type { AppContext } from '../../../app.ts';
 import type { TokenResponse } from '../token-issuer.ts';
 import type { TokenParams } from '../token-request.ts';
 
-export type GrantInput = { ctx: AppContext; params: TokenParams; request: FastifyRequest; now: Date };
+/** Whose credential a request proved: an API key, or an OAuth client at its restaurants. */
+export type GrantOwner = { apiKeyId: number | null; oauthClientId: number | null; restaurantIds: number[] };
+
+export type GrantInput = {
+  ctx: AppContext;
+  params: TokenParams;
+  request: FastifyRequest;
+  now: Date;
+  /** Called once the credential is proven, before anything is issued: spends its budget (429). */
+  prove(owner: GrantOwner): Promise<void>;
+};
 
 export type Grant = {
   grantType: string;

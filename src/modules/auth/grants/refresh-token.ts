@@ -16,7 +16,7 @@ import {
   revokeFamily,
 } from '../refresh-tokens.ts';
 import { issueFamilyTokens, type TokenResponse } from '../token-issuer.ts';
-import type { Grant, Refusal } from './grant.ts';
+import type { Grant, GrantInput, Refusal } from './grant.ts';
 
 /** The family's grant as its key or client allows it now: a narrowed key never regains scopes. */
 async function currentGrant(db: Db, family: Family, now: Date) {
@@ -47,6 +47,7 @@ async function rotate(
   presented: string,
   clientId: string | undefined,
   now: Date,
+  prove: GrantInput['prove'],
 ): Promise<TokenResponse | Refusal> {
   const found = await findRefreshTokenForUpdate(db, presented);
   if (!found) return { refused: 'unknown refresh token' };
@@ -60,18 +61,20 @@ async function rotate(
     await revokeAccessTokens(db, family, now);
     return { refused: `reuse of a consumed refresh token: family ${family.id} revoked` };
   }
+  // Over the budget, the 429 rolls the consumption back: the token stays usable.
+  await prove({ ...family, ...current });
   return issueFamilyTokens(db, config, { ...family, ...current }, now);
 }
 
 export const refreshTokenGrant: Grant = {
   grantType: 'refresh_token',
   parameters: ['refresh_token', 'client_id'],
-  async handle({ ctx, params, request, now }) {
+  async handle({ ctx, params, request, now, prove }) {
     const presented = params.get('refresh_token');
     if (!presented) throw oauthErrors.invalidRequest('The refresh_token parameter is required.');
     const outcome = await ctx.db
       .transaction()
-      .execute((tx) => rotate(tx, ctx.config, presented, params.get('client_id'), now));
+      .execute((tx) => rotate(tx, ctx.config, presented, params.get('client_id'), now, prove));
     if ('refused' in outcome) {
       request.log.info({ reason: outcome.refused }, 'refresh refused');
       throw oauthErrors.invalidGrant();
