@@ -1,14 +1,17 @@
 // Fixed one-minute request windows: per credential on data routes; on the token endpoint per
 // proven credential and per address (src/modules/auth/token-endpoint.ts). Counters live in Redis when REDIS_URL is set (one atomic script, so every
 // instance shares them) and in memory otherwise.
-// Redis unreachable: fail open. The request is allowed, a warning is logged at most every 10 s
-// and rate_limit_store_errors_total counts it; the limiter protects capacity, it is not an
-// authorization check, so an outage of it must not turn into 500s for every caller.
+// Redis unreachable or hung: fail open. The request is allowed, a warning is logged at most every
+// 10 s and rate_limit_store_errors_total counts it; the limiter protects capacity, it is not an
+// authorization check, so an outage of it must not turn into 500s for every caller. After a few
+// failures in a row the limiter stops asking Redis until a background probe answers
+// (redis-breaker.ts), and nothing counted during the outage is applied when Redis wakes.
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
 import type { AppContext } from '../app.ts';
+import { breakerFor, COMMAND_TIMEOUT_MS } from './redis-breaker.ts';
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
 
@@ -32,21 +35,26 @@ export function boundedKey(key: string): string {
     : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
 }
 
+// Redis' own clock past the caller's deadline (ARGV[n], redis-breaker.ts): the caller has given
+// up, so a command that a frozen server runs when it wakes counts nothing.
+const tooLate = (n: number, answer: string) => `local t = redis.call('TIME')
+if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[${n}]) then return ${answer} end`;
+
 // INCR and the window's expiry in one step: no counter can be left without an expiry.
-const HIT_SCRIPT = `
+const HIT_SCRIPT = `${tooLate(2, '{-1, 0}')}
 local n = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
 // A refund never creates a key: a window that has passed stays passed.
-const REFUND_SCRIPT = `
+const REFUND_SCRIPT = `${tooLate(1, '0')}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
 return 0`;
 
 type HitCommand = {
-  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
-  rateLimitRefund(key: string): Promise<number>;
+  rateLimitHit(key: string, windowMs: number, deadline: number): Promise<[number, number]>;
+  rateLimitRefund(key: string, deadline: number): Promise<number>;
 };
 
 export const storeErrors = new Counter({
@@ -106,21 +114,31 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
   }
   const commands = redis as unknown as HitCommand;
   const stored = (key: string) => `comanda:rl:${name}:${boundedKey(key)}`;
+  const breaker = breakerFor(redis);
   return {
     async hit(key) {
+      if (!breaker.closed()) {
+        storeErrors.inc({ limiter: name });
+        return null;
+      }
       try {
-        const [count, ttl] = await commands.rateLimitHit(stored(key), WINDOW_MS);
+        const [count, ttl] = await commands.rateLimitHit(stored(key), WINDOW_MS, breaker.deadline());
+        breaker.succeeded();
         return decide(Number(count), Number(ttl), limit);
       } catch (err) {
+        breaker.failed();
         storeErrors.inc({ limiter: name });
         warn(err);
         return null;
       }
     },
     async refund(key) {
+      if (!breaker.closed()) return;
       try {
-        await commands.rateLimitRefund(stored(key));
+        await commands.rateLimitRefund(stored(key), breaker.deadline());
+        breaker.succeeded();
       } catch (err) {
+        breaker.failed();
         warn(err);
       }
     },
@@ -144,7 +162,7 @@ export function openRedis(url: string, log: FastifyBaseLogger): Redis {
     // waiting in a queue; a hung server is cut off by commandTimeout.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 250,
+    commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 1000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });

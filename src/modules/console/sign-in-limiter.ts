@@ -8,6 +8,7 @@
 // Redis does not answer it falls back to counting in this process rather than letting guesses
 // through uncounted.
 import type { Redis } from 'ioredis';
+import { breakerFor } from '../../http/redis-breaker.ts';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_LIMITS = { account: 5, address: 20 };
@@ -66,26 +67,42 @@ return 0`;
 /** Redis, mirrored in memory so that an outage still finds this process's recent attempts. */
 function redisStore(redis: Redis, fallback: Store): Store {
   const name = (key: string) => `comanda:signin:${key}`;
+  const breaker = breakerFor(redis);
+  /** Redis then the mirror; the mirror alone while Redis fails (a hung Redis is not asked again). */
+  const shared = <T>(work: () => Promise<T>, instead: () => Promise<T>): Promise<T> =>
+    breaker.closed()
+      ? work().then(
+          (value) => {
+            breaker.succeeded();
+            return value;
+          },
+          () => {
+            breaker.failed();
+            return instead();
+          },
+        )
+      : instead();
   return {
     add: (key) =>
-      redis
-        .eval(ADD_SCRIPT, 1, name(key), SIGN_IN_WINDOW_MS)
-        .then(async (reply) => {
-          await fallback.add(key);
-          const [attempts, ttl] = reply as [number, number];
-          return { attempts: Number(attempts), resetMs: Math.max(0, Number(ttl)) };
-        })
-        .catch(() => fallback.add(key)),
+      shared(
+        () =>
+          redis.eval(ADD_SCRIPT, 1, name(key), SIGN_IN_WINDOW_MS).then(async (reply) => {
+            await fallback.add(key);
+            const [attempts, ttl] = reply as [number, number];
+            return { attempts: Number(attempts), resetMs: Math.max(0, Number(ttl)) };
+          }),
+        () => fallback.add(key),
+      ),
     giveBack: (key) =>
-      redis
-        .eval(GIVE_BACK_SCRIPT, 1, name(key))
-        .then(() => fallback.giveBack(key))
-        .catch(() => fallback.giveBack(key)),
+      shared(
+        () => redis.eval(GIVE_BACK_SCRIPT, 1, name(key)).then(() => fallback.giveBack(key)),
+        () => fallback.giveBack(key),
+      ),
     clear: (key) =>
-      redis
-        .del(name(key))
-        .then(() => fallback.clear(key))
-        .catch(() => fallback.clear(key)),
+      shared(
+        () => redis.del(name(key)).then(() => fallback.clear(key)),
+        () => fallback.clear(key),
+      ),
   };
 }
 

@@ -1,0 +1,108 @@
+// A Redis that hangs (SIGSTOP: it accepts and answers nothing) costs a few timeouts, not one per
+// request; requests are served uncounted meanwhile; and what was sent to it before it froze is not
+// counted when it wakes. Runs a redis-server of its own on a free port (skips without one).
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { createServer } from 'node:net';
+import { test } from 'node:test';
+import type { Db } from '../../src/db/database.ts';
+import { issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
+import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
+import { protectedRoute, seedRestaurants } from '../modules/auth/support.ts';
+import { buildTestApp } from '../support/app.ts';
+
+const hasRedis = (() => {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  for (let i = 0; i < 50; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = createServer().listen(port, '127.0.0.1');
+      socket.once('listening', () => socket.close(() => resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    if (up) return child;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('redis-server did not start');
+}
+
+async function credential(db: Db, restaurantId: number) {
+  const id = randomInt(1_000_000, 2_000_000_000);
+  const scopes = ['products:read'];
+  await storeApiKey(db, { id, restaurantIds: [restaurantId], scopes });
+  const token = await issueAccessToken(db, { apiKeyId: id, restaurantIds: [restaurantId], scopes }, 900);
+  return { authorization: `Bearer ${token}` };
+}
+
+test('a hung Redis', { skip: hasRedis ? false : 'redis-server is not installed' }, async (t) => {
+  const port = await freePort();
+  const redis = await startRedis(port);
+  t.after(() => {
+    redis.kill('SIGCONT');
+    redis.kill('SIGKILL');
+  });
+  const { app, ctx } = await buildTestApp(t, {
+    routes: protectedRoute,
+    config: { rateLimitPerMinute: 100, redisUrl: `redis://127.0.0.1:${port}` },
+  });
+  const [restaurant] = await seedRestaurants(ctx.db, 1);
+  const auth = await credential(ctx.db, restaurant);
+  const call = async () => {
+    const started = performance.now();
+    const res = await app.inject({ url: '/v1/test/whoami', headers: auth });
+    return { res, ms: performance.now() - started };
+  };
+
+  const before = [await call(), await call()];
+  assert.deepEqual(
+    before.map(({ res }) => res.headers['x-ratelimit-remaining']),
+    ['99', '98'],
+    'counted in Redis while it answers',
+  );
+
+  redis.kill('SIGSTOP');
+  const during = [];
+  for (let i = 0; i < 12; i++) during.push(await call());
+  assert.ok(
+    during.every(({ res }) => res.statusCode === 200 && res.headers['x-ratelimit-remaining'] === undefined),
+    'served, uncounted, while Redis hangs',
+  );
+  const waited = during.filter(({ ms }) => ms >= 200).length;
+  assert.ok(waited <= 3, `${waited} of 12 requests waited for Redis' timeout (the breaker opens after 3)`);
+
+  // Redis stays frozen a while longer, as it does in an outage, then wakes with the commands that
+  // timed out still in its socket.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  redis.kill('SIGCONT');
+  let after = await call();
+  for (let i = 0; i < 40 && after.res.headers['x-ratelimit-remaining'] === undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    after = await call();
+  }
+  assert.equal(
+    after.res.headers['x-ratelimit-remaining'],
+    '97',
+    'counting resumes, and nothing sent while Redis was frozen was applied when it woke',
+  );
+});
