@@ -5,6 +5,7 @@
 import type { RouteOptions } from 'fastify';
 import { APP_ERRORS, byStatus, errorResponse, headerSchemas, type Sample } from './docs-errors.ts';
 import { describeOAuthRoute } from './docs-token.ts';
+import { referenced } from './schema-names.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -115,6 +116,9 @@ export function describeRoute({ schema, url, route }: { schema: Schema; url: str
     tags: schema?.tags ?? [tagOf(url)],
     operationId: schema?.operationId ?? operationIdOf(method, url),
   };
+  // Named resources become $refs to components.schemas (schema-names.ts).
+  if (schema.body) described.body = referenced(schema.body);
+  if (schema.response) described.response = referenced(schema.response);
   if (url.startsWith('/oauth/')) return { schema: describeOAuthRoute(described, url), url };
   const scope = route.config?.scope;
   if (scope) described.security = [{ oauth2: [scope] }, { bearer: [] }];

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, type FieldError, OAuthError } from './errors.ts';
+import { patternMessage } from './validation.ts';
 
 type AjvError = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> };
 
@@ -21,6 +22,7 @@ export function fieldOf(e: AjvError): string {
 function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'is not an accepted field';
   if (e.keyword === 'required') return 'is required';
+  if (e.keyword === 'pattern') return patternMessage(String(e.params.pattern)) ?? e.message ?? 'is invalid';
   return e.message ?? 'is invalid';
 }
 

@@ -1,17 +1,15 @@
 // Wire schemas of change review: the dry run of an edit, the product history and the body of a
 // 409. Like every response schema they are also the serialiser (nothing outside them leaves).
 import { type Static, Type } from 'typebox';
+import { flagParameter } from '../../http/parameters.ts';
 import { Product } from './response-schemas.ts';
 import { RestaurantQuery } from './schemas.ts';
 
 export const EditQuery = Type.Object(
   {
     ...RestaurantQuery.properties,
-    dry_run: Type.Optional(
-      Type.Enum(['true', 'false'], {
-        description:
-          '`true`: run every check of the write (same locks, same errors) and answer what it would change, writing nothing.',
-      }),
+    dry_run: flagParameter(
+      '`true`: run every check of the write (same locks, same errors) and answer the ChangeReview of what it would change, writing nothing.',
     ),
   },
   { additionalProperties: false },

@@ -9,7 +9,12 @@ import { replyBranch, sendRenderedJson } from '../../http/json-reply.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
 import { bulkEditProducts, createProduct, editProduct, setAvailability } from './product-service.ts';
-import { CREATE_ONLY_REJECTS, rejectReadOnly } from './read-only-fields.ts';
+import {
+  CREATE_ONLY_REJECTS,
+  rejectIdOnlyEdit,
+  rejectReadOnly,
+  SINGLE_EDIT_REJECTS,
+} from './read-only-fields.ts';
 import { Product } from './response-schemas.ts';
 import {
   AvailabilityBody,
@@ -72,7 +77,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { restaurantId, body, principal, query } = request;
-      if (query.dry_run === 'true')
+      if (query.dry_run === true)
         return replyBranch(reply, DryRunResult, await previewBulkEdit(app.ctx.db, restaurantId, body));
       return sendRenderedJson(reply, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
     },
@@ -82,7 +87,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
     '/v1/products/:productId',
     {
       config: { scope, errorKeys: [...EDIT_KEYS, 'product_update_conflict'] },
-      preValidation: [requireChanges, rejectReadOnly()],
+      preValidation: [requireChanges, rejectIdOnlyEdit, rejectReadOnly(SINGLE_EDIT_REJECTS)],
       schema: {
         summary: 'Edit a product',
         description:
@@ -98,7 +103,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { restaurantId, params, body, principal, query } = request;
-      if (query.dry_run === 'true')
+      if (query.dry_run === true)
         return replyBranch(
           reply,
           DryRunResult,

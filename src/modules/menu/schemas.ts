@@ -2,11 +2,9 @@
 // serialiser, so nothing outside it (cost, fiscal_group_id, schedules) can leak.
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { UNAVAILABLE_REASONS } from './types.ts';
 
-// The query validator coerces text, so a boolean type would take '1' or '' as true/false:
-// the accepted spellings are exactly 'true' and 'false'.
-const flag = Type.Enum(['true', 'false'], { default: 'false' });
 const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const money = Type.String({ description: 'Decimal with two places, e.g. "42.90".' });
 const nullableMoney = nullableString;
@@ -16,12 +14,12 @@ export const SEARCH_MAX_LENGTH = 100;
 export const menuQuery = Type.Object(
   {
     channel: Type.Optional(Type.Enum(['in_store', 'delivery'], { default: 'in_store' })),
-    only_available: Type.Optional(flag),
-    category_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    only_available: flagParameter('Only products available now or orderable for later.', { default: false }),
+    category_id: Type.Optional(idParameter('One category.')),
     search: Type.Optional(Type.String({ maxLength: SEARCH_MAX_LENGTH })),
-    include_fiscal_info: Type.Optional(flag),
+    include_fiscal_info: flagParameter("Add each product's fiscal projection.", { default: false }),
     at: Type.Optional(Type.String({ format: 'date-time' })),
-    restaurant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    restaurant_id: restaurantIdParameter(),
   },
   { additionalProperties: false },
 );

@@ -53,7 +53,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { nfe_received_id: string } }>(
+  app.get<{ Params: { nfe_received_id: number } }>(
     '/v1/nfe-received/info/:nfe_received_id',
     {
       config: {
