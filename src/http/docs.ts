@@ -47,7 +47,8 @@ const TAGS = [
   { name: 'financial', description: 'Financial entries (payables and receivables) by period.' },
   {
     name: 'nfe-received',
-    description: 'Received NF-e: list from the local base, detail enriched by the provider.',
+    description:
+      "Received NF-e: the restaurant's brands, the list from the local base, the detail enriched by the provider.",
   },
 ];
 

@@ -43,6 +43,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: rejectReadOnly(CREATE_ONLY_REJECTS),
       schema: {
         summary: 'Create a product',
+        operationId: 'createProduct',
         description:
           'Required: name, product_category_id, price (> 0). Omitted fields take the defaults of the contract; ' +
           'the product goes to the end of its category and takes the category brand.',
@@ -65,6 +66,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: rejectReadOnly(),
       schema: {
         summary: 'Edit 1 to 100 products atomically',
+        operationId: 'bulkEditProducts',
         description:
           'A bare array; each object has an id and partial edit fields. Any invalid object, missing product or ' +
           'category, or stale expected_updated_at rejects the whole batch (a 409 lists every stale object). ' +
@@ -90,6 +92,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: [requireChanges, rejectIdOnlyEdit, rejectReadOnly(SINGLE_EDIT_REJECTS)],
       schema: {
         summary: 'Edit a product',
+        operationId: 'editProduct',
         description:
           'Partial: omitted fields keep their value; null clears description, the optional prices and single ' +
           'fiscal_info attributes. expected_updated_at guards against concurrent edits (409). With ' +
@@ -124,6 +127,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: requireChanges,
       schema: {
         summary: 'Change in-store and/or delivery availability',
+        operationId: 'setProductAvailability',
         description: 'available and/or available_in_delivery, independent; sold_off is edited with PUT.',
         params: ProductParams,
         querystring: RestaurantQuery,

@@ -3,6 +3,7 @@
 // the calendar and period checks.
 import { type Static, Type } from 'typebox';
 import { flagParameter, idParameter, MAX_ID, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 
 // ajv-formats' full `date` checks the YYYY-MM-DD shape and the calendar (2026-02-30 fails).
 const date = (description: string) => Type.String({ format: 'date', description });
@@ -53,27 +54,33 @@ const entryFields = {
   counts_for_result: Type.Boolean(),
 };
 
-const CashFlowItem = Type.Object(entryFields);
-const CashFlowEntry = Type.Object({ ...entryFields, items: Type.Array(CashFlowItem) });
+const CashFlowItem = nameSchema('CashFlowItem', Type.Object(entryFields));
+const CashFlowEntry = nameSchema(
+  'CashFlow',
+  Type.Object({ ...entryFields, items: Type.Array(CashFlowItem) }),
+);
 
 const money = Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$' });
 
-export const CashFlowsResponse = Type.Object({
-  total: Type.Integer(),
-  count: Type.Integer(),
-  remaining: Type.Integer(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  start_date: Type.String({ format: 'date' }),
-  end_date: Type.String({ format: 'date' }),
-  date_type: Type.Enum(['due_date', 'competence_date']),
-  totals: Type.Object({
-    total_earnings: money,
-    total_earnings_paid: money,
-    total_expenses: money,
-    total_expenses_paid: money,
+export const CashFlowsResponse = nameSchema(
+  'CashFlowsPage',
+  Type.Object({
+    total: Type.Integer(),
+    count: Type.Integer(),
+    remaining: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    start_date: Type.String({ format: 'date' }),
+    end_date: Type.String({ format: 'date' }),
+    date_type: Type.Enum(['due_date', 'competence_date']),
+    totals: Type.Object({
+      total_earnings: money,
+      total_earnings_paid: money,
+      total_expenses: money,
+      total_expenses_paid: money,
+    }),
+    cash_flows: Type.Array(CashFlowEntry),
   }),
-  cash_flows: Type.Array(CashFlowEntry),
-});
+);
 
 export { ErrorResponse } from '../../http/error-schema.ts';

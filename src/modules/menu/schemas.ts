@@ -3,6 +3,7 @@
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
 import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 import { UNAVAILABLE_REASONS } from './types.ts';
 
 const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -35,14 +36,17 @@ const option = Type.Object({
   available: Type.Boolean(),
 });
 
-const group = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  min: Type.Integer(),
-  max: Type.Integer(),
-  required: Type.Boolean(),
-  options: Type.Array(option),
-});
+const group = nameSchema(
+  'ComplementGroup',
+  Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    min: Type.Integer(),
+    max: Type.Integer(),
+    required: Type.Boolean(),
+    options: Type.Array(option),
+  }),
+);
 
 const pricing = Type.Object({
   mode: Type.Enum(['fixed', 'starting_at', 'per_kg']),
@@ -70,32 +74,41 @@ const availability = Type.Object({
   resolved: Type.Object({ available: Type.Boolean(), reason, schedulable: Type.Boolean() }),
 });
 
-const product = Type.Object({
-  id: Type.Integer(),
-  product_category_id: Type.Integer(),
-  name: Type.String(),
-  description: nullableString,
-  position: Type.Integer(),
-  use_weight: Type.Boolean(),
-  has_starting_price: Type.Boolean(),
-  charge_service_tax: Type.Boolean(),
-  pricing,
-  availability,
-  complement_categories: Type.Array(group),
-  fiscal: Type.Optional(fiscal),
-});
+const product = nameSchema(
+  'MenuProduct',
+  Type.Object({
+    id: Type.Integer(),
+    product_category_id: Type.Integer(),
+    name: Type.String(),
+    description: nullableString,
+    position: Type.Integer(),
+    use_weight: Type.Boolean(),
+    has_starting_price: Type.Boolean(),
+    charge_service_tax: Type.Boolean(),
+    pricing,
+    availability,
+    complement_categories: Type.Array(group),
+    fiscal: Type.Optional(fiscal),
+  }),
+);
 
-export const menuResponse = Type.Object({
-  restaurant_id: Type.Integer(),
-  channel: Type.Enum(['in_store', 'delivery']),
-  evaluated_at: Type.String({ format: 'date-time' }),
-  categories: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      position: Type.Integer(),
-      available: Type.Boolean(),
-      products: Type.Array(product),
-    }),
-  ),
-});
+const category = nameSchema(
+  'MenuCategory',
+  Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    position: Type.Integer(),
+    available: Type.Boolean(),
+    products: Type.Array(product),
+  }),
+);
+
+export const menuResponse = nameSchema(
+  'Menu',
+  Type.Object({
+    restaurant_id: Type.Integer(),
+    channel: Type.Enum(['in_store', 'delivery']),
+    evaluated_at: Type.String({ format: 'date-time' }),
+    categories: Type.Array(category),
+  }),
+);

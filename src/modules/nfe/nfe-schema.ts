@@ -3,6 +3,7 @@
 // calendar and the period.
 import { type Static, Type } from 'typebox';
 import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 
 export const DATE_TIME_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$';
@@ -92,6 +93,6 @@ export const nfeCommonFields = {
   }),
 };
 
-export const NfeListResponse = Type.Array(Type.Object(nfeCommonFields));
+export const NfeListResponse = Type.Array(nameSchema('NfeReceived', Type.Object(nfeCommonFields)));
 
 export { ErrorResponse } from '../../http/error-schema.ts';

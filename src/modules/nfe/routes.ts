@@ -1,9 +1,11 @@
-// GET /v1/nfe-received and GET /v1/nfe-received/info/{nfe_received_id} (contract 4.10, 4.11).
+// GET /v1/nfe-received and GET /v1/nfe-received/info/{nfe_received_id} (contract 4.10, 4.11),
+// and GET /v1/brands (brand-routes.ts).
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { sendJson, sendRenderedJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
+import { brandRoutes } from './brand-routes.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
 import {
@@ -30,12 +32,14 @@ const commonErrors = {
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   const readList = createNfeListReader(app.ctx.db);
   const providerSlots = createSlots(PROVIDER_CONCURRENCY);
+  brandRoutes(app);
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
       config: { scope: 'nfe-received:read', errorKeys: ['brand_not_found', 'data_validation_failed'] },
       schema: {
         summary: 'Authorized received NF-e of a period and a brand, from the local base (no pagination)',
+        operationId: 'listReceivedNfe',
         description:
           'Only notes authorized and not canceled locally, ordered by issue date then id. The whole period in one ' +
           'array, at most 92 days: split long periods. Without brand_id: the default brand (or the first by id), ' +
@@ -67,6 +71,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
       },
       schema: {
         summary: 'One received NF-e, enriched from the fiscal provider (no cache, no manifestation)',
+        operationId: 'getReceivedNfe',
         description:
           'The path id is the internal record id, not the access key. The fiscal provider is queried by the ' +
           'server with the brand credential; when it holds only the summary, `invoice` and `protocol` are null. ' +
