@@ -25,7 +25,6 @@ const flags = {
 
 const fields = {
   name: Type.String({
-    minLength: 1,
     // JavaScript's \s is exactly what String.prototype.trim removes.
     pattern: explainedPattern(
       '^\\s*\\S([\\s\\S]{0,253}\\S)?\\s*$',
