@@ -76,7 +76,11 @@ function responses(schema: Schema, route: RouteOptions): Schema {
   const result: Schema = {};
   for (const [status, body] of Object.entries(declared)) {
     if (!isSuccess(status)) continue;
-    const described = { 'x-response-description': status === '201' ? 'Created' : 'OK', ...body };
+    const description = status === '201' ? 'Created' : 'OK';
+    // A named body is a bare $ref, whose siblings @fastify/swagger reads only as `description`.
+    const described = body.$ref
+      ? { description, ...body }
+      : { 'x-response-description': description, ...body };
     result[status] = scope
       ? { ...described, headers: { ...body.headers, ...RATE_LIMIT_HEADERS } }
       : described;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { describeRoute } from '../../src/http/docs-operation.ts';
 import { buildTestApp } from '../support/app.ts';
+import { resolve } from '../support/openapi.ts';
 
 const CONTRACT_ROUTES = [
   ['get', '/v1/products', 'products:read'],
@@ -52,18 +53,6 @@ function extraRoute(app: FastifyInstance) {
     },
     async () => ({ ok: true }),
   );
-}
-
-/** A schema as a reader of the document sees it: $refs followed, allOf merged. */
-export function resolve(doc: any, schema: any): any {
-  if (schema?.$ref) return resolve(doc, doc.components.schemas[schema.$ref.split('/').pop()]);
-  if (!schema?.allOf) return schema;
-  const parts = schema.allOf.map((part: any) => resolve(doc, part));
-  return {
-    type: 'object',
-    required: parts.flatMap((part: any) => part.required ?? []),
-    properties: Object.assign({}, ...parts.map((part: any) => part.properties)),
-  };
 }
 
 test('the OpenAPI document and the reference page', async (t) => {

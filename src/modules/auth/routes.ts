@@ -19,13 +19,30 @@ const OAuthErrorBody = nameSchema(
 
 const TokenResponseBody = nameSchema(
   'TokenResponse',
-  Type.Object({
-    access_token: Type.String(),
-    token_type: Type.Literal('Bearer'),
-    expires_in: Type.Integer({ description: 'Access token lifetime in seconds (ACCESS_TOKEN_TTL_SECONDS).' }),
-    refresh_token: Type.Optional(Type.String({ description: 'Single use; absent for client_credentials.' })),
-    scope: Type.String({ description: 'Space-separated scopes.' }),
-  }),
+  Type.Object(
+    {
+      access_token: Type.String(),
+      token_type: Type.Literal('Bearer'),
+      expires_in: Type.Integer({
+        description: 'Access token lifetime in seconds (ACCESS_TOKEN_TTL_SECONDS).',
+      }),
+      refresh_token: Type.Optional(
+        Type.String({ description: 'Single use; absent for client_credentials.' }),
+      ),
+      scope: Type.String({ description: 'Space-separated scopes.' }),
+    },
+    {
+      examples: [
+        {
+          access_token: 'cat_…',
+          token_type: 'Bearer',
+          expires_in: 900,
+          refresh_token: 'crt_…',
+          scope: 'products:read products:write menu:read',
+        },
+      ],
+    },
+  ),
 );
 
 const text = Type.Optional(Type.String());
