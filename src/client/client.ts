@@ -20,6 +20,7 @@ import type {
   ProductEdit,
 } from './product-types.ts';
 import type {
+  Brand,
   CashFlowEntry,
   CashFlowsPage,
   CashFlowsQuery,
@@ -176,6 +177,12 @@ export class ComandaClient {
   /** Every main entry of the period (children stay inside `items`). */
   async *cashFlowEntries(query: CashFlowsQuery, options?: CallOptions): AsyncGenerator<CashFlowEntry> {
     for await (const page of this.cashFlowPages(query, options)) yield* page.cash_flows;
+  }
+
+  /** The restaurant's brands in id order (deleted ones left out): the first step of the NF-e sequence. */
+  async listBrands(options?: CallOptions): Promise<Brand[]> {
+    const { data } = await this.#call<{ data: Brand[] }>('GET', '/v1/brands', {}, undefined, options);
+    return data;
   }
 
   listReceivedNfe(query: NfeListQuery, options?: CallOptions): Promise<ReceivedNfe[]> {

@@ -59,6 +59,19 @@ export type CashFlowsPage = {
   cash_flows: CashFlowEntry[];
 };
 
+/** A brand of the restaurant (GET /v1/brands): its id is the `brand_id` of the NF-e list. */
+export type Brand = {
+  id: number;
+  name: string;
+  fantasy_name: string | null;
+  /** Text, leading zeros kept. */
+  cnpj: string | null;
+  /** The brand the NF-e list uses without brand_id. */
+  is_default: boolean;
+  /** Whether the brand has a fiscal provider credential (the NF-e detail needs one). */
+  fiscal_configured: boolean;
+};
+
 export type NfeListQuery = {
   /** ISO 8601 date-time with seconds; `Z` or an explicit offset preferred. */
   start_date: string;

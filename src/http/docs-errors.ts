@@ -1,7 +1,9 @@
 // Error responses of the OpenAPI document, made from the error catalogue itself (errors.ts):
 // every factory is called once with sample arguments, so each documented key carries the
 // status, message and headers the server really answers with.
+import { ErrorResponse } from './error-schema.ts';
 import { type AppError, errors, type OAuthError, oauthErrors } from './errors.ts';
+import { componentRef, nameOf } from './schema-names.ts';
 
 export type Sample = {
   status: number;
@@ -112,22 +114,25 @@ export function byStatus(catalogue: ReadonlyMap<string, Sample>, keys: Iterable<
 }
 
 /**
- * One documented error response: the route's own body schema for that status (kept for extra
- * members such as `conflicts`) with `key` narrowed to the keys the route can answer, an example
- * per key, and the headers the server sends with them.
+ * One documented error response: the named error body (Error, TokenError, or the route's own
+ * for that status, such as UpdateConflict) with `key` narrowed to the keys the route can answer,
+ * an example per key, and the headers the server sends with them.
  */
 export function errorResponse(samples: Sample[], declared: any, keyProperty: 'key' | 'error') {
-  const base = declared?.properties ? declared : BASE_BODY;
+  const generic = componentRef(keyProperty === 'key' ? nameOf(ErrorResponse)! : 'TokenError');
+  const base = declared?.$ref ? declared : generic;
   const description = samples.map((s) => `\`${s.key}\`: ${s.message}`).join('\n\n');
   const headers = ['x-error-id', ...new Set(samples.flatMap((s) => s.headers))];
-  const extra = samples.flatMap((s) => Object.entries(s.extra ?? {}));
-  return {
-    ...base,
+  const extra = base.$ref === generic.$ref ? samples.flatMap((s) => Object.entries(s.extra ?? {})) : [];
+  const narrowed = {
+    type: 'object',
     properties: {
       ...Object.fromEntries(extra.map(([name, value]) => [name, schemaOf(value)])),
-      ...base.properties,
       [keyProperty]: { type: 'string', enum: samples.map((s) => s.key) },
     },
+  };
+  return {
+    allOf: [base, narrowed],
     'x-response-description': description,
     'x-examples': Object.fromEntries(
       samples.map((s) => [s.key, { summary: s.message.slice(0, 80), value: s.body }]),
@@ -148,22 +153,3 @@ function schemaOf(value: unknown): object {
   }
   return { type: Number.isInteger(value) ? 'integer' : typeof value };
 }
-
-const BASE_BODY = {
-  type: 'object',
-  required: ['statusCode', 'message', 'key'],
-  properties: {
-    statusCode: { type: 'integer' },
-    message: { type: 'string' },
-    key: { type: 'string' },
-    errors: {
-      type: 'array',
-      description: 'Validation errors: the field (dotted path, `[i]` for array items) and what is wrong.',
-      items: {
-        type: 'object',
-        required: ['field', 'message'],
-        properties: { field: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
-  },
-};

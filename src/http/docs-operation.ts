@@ -1,10 +1,11 @@
 // @fastify/swagger's `transform`: what every data route shares is derived here from its
 // `config.scope` and its schema parts (security, the standard error responses with their keys
-// and headers, a tag and an operationId), so route modules only declare what is theirs
-// (summary, parameters, bodies, success responses and, in `config.errorKeys`, their own keys).
+// and headers, a tag), so route modules only declare what is theirs (an operationId, summary,
+// parameters, bodies, success responses and, in `config.errorKeys`, their own keys).
 import type { RouteOptions } from 'fastify';
 import { APP_ERRORS, byStatus, errorResponse, headerSchemas, type Sample } from './docs-errors.ts';
 import { describeOAuthRoute } from './docs-token.ts';
+import { referenced } from './schema-names.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -75,7 +76,11 @@ function responses(schema: Schema, route: RouteOptions): Schema {
   const result: Schema = {};
   for (const [status, body] of Object.entries(declared)) {
     if (!isSuccess(status)) continue;
-    const described = { 'x-response-description': status === '201' ? 'Created' : 'OK', ...body };
+    const description = status === '201' ? 'Created' : 'OK';
+    // A named body is a bare $ref, whose siblings @fastify/swagger reads only as `description`.
+    const described = body.$ref
+      ? { description, ...body }
+      : { 'x-response-description': description, ...body };
     result[status] = scope
       ? { ...described, headers: { ...body.headers, ...RATE_LIMIT_HEADERS } }
       : described;
@@ -97,27 +102,16 @@ function tagOf(url: string): string {
   return url.split('/').filter((part) => part && part !== 'v1')[0] ?? 'default';
 }
 
-/** GET /v1/products/:productId -> getProductsByProductId. */
-function operationIdOf(method: string, url: string): string {
-  const words = url
-    .split('/')
-    .filter((part) => part && part !== 'v1')
-    .map((part) => (part.startsWith(':') ? `by-${part.slice(1)}` : part))
-    .flatMap((part) => part.split(/[-_]/));
-  return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join('');
-}
-
 export function describeRoute({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }) {
   if (HIDDEN.some((pattern) => pattern.test(url))) return { schema: { ...schema, hide: true }, url };
-  const method = Array.isArray(route.method) ? route.method[0] : route.method;
-  const described: Schema = {
-    ...schema,
-    tags: schema?.tags ?? [tagOf(url)],
-    operationId: schema?.operationId ?? operationIdOf(method, url),
-  };
+  // Named resources become $refs to components.schemas (schema-names.ts); the validation examples
+  // still read the route's own body.
+  const declared: Schema = { ...schema, response: referenced(schema.response) };
+  const described: Schema = { ...declared, tags: schema?.tags ?? [tagOf(url)] };
+  if (schema.body) described.body = referenced(schema.body);
   if (url.startsWith('/oauth/')) return { schema: describeOAuthRoute(described, url), url };
   const scope = route.config?.scope;
   if (scope) described.security = [{ oauth2: [scope] }, { bearer: [] }];
-  described.response = responses(described, route);
+  described.response = responses(declared, route);
   return { schema: described, url };
 }

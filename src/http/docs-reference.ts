@@ -3,6 +3,7 @@
 // imported), and most instances never serve the page: so it lives in a small Fastify instance of
 // its own, built on demand, and /docs forwards to it in memory.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { errors } from './errors.ts';
 
 /** Everything from this server: the script is the package's own copy, no CDN, fonts or telemetry. */
 const CONFIGURATION = {
@@ -37,6 +38,8 @@ export function installReference(app: FastifyInstance): void {
       throw err;
     });
     const answer = await (await reference).inject({ method: 'GET', url: request.url });
+    // The reference's own 404 would have Fastify's shape: the API's has a key and an X-Error-Id.
+    if (answer.statusCode === 404) throw errors.routeNotFound(request.method, request.url);
     reply.code(answer.statusCode);
     for (const name of FORWARDED) {
       const value = answer.headers[name];

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { describeRoute } from './docs-operation.ts';
 import { installReference } from './docs-reference.ts';
+import { componentSchemas } from './schema-names.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -46,7 +47,8 @@ const TAGS = [
   { name: 'financial', description: 'Financial entries (payables and receivables) by period.' },
   {
     name: 'nfe-received',
-    description: 'Received NF-e: list from the local base, detail enriched by the provider.',
+    description:
+      "Received NF-e: the restaurant's brands, the list from the local base, the detail enriched by the provider.",
   },
 ];
 
@@ -87,6 +89,11 @@ export async function installDocs(app: FastifyInstance, config: Config): Promise
     },
     convertConstToEnum: false,
     transform: describeRoute as never,
+    // The named resources, gathered once every route (and so every schema) is known.
+    transformObject: ((document: { openapiObject: Record<string, any> }) => {
+      const { openapiObject } = document;
+      return { ...openapiObject, components: { ...openapiObject.components, schemas: componentSchemas() } };
+    }) as never,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   installReference(app);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, clip, errors, type FieldError, OAuthError, summarize } from './errors.ts';
-import { STOPPED_KEYWORD } from './validation.ts';
+import { patternMessage, STOPPED_KEYWORD } from './validation.ts';
 
 export const MAX_MESSAGE = 2000;
 
@@ -27,6 +27,7 @@ function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'is not an accepted field';
   if (e.keyword === 'required') return 'is required';
   if (e.keyword === STOPPED_KEYWORD) return e.message ?? 'has more problems';
+  if (e.keyword === 'pattern') return patternMessage(String(e.params.pattern)) ?? e.message ?? 'is invalid';
   return e.message ?? 'is invalid';
 }
 

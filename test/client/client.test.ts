@@ -177,32 +177,50 @@ test('ComandaClient against the real server over a socket', async (t) => {
     assert.deepEqual(ids.sort(), mains.map((m) => m.id).sort());
   });
 
-  await t.test('received NF-e: the list, then one in detail from the provider', async () => {
-    await insertBrand(db, restaurantA, ctx.secrets.fiscalTokenKey, {
-      name: 'Fiscal',
-      isDefault: true,
-      fiscalToken: FISCAL_TOKEN,
-    });
-    const id = await insertNote(db, restaurantA);
-    const [note] = await client.listReceivedNfe({
-      start_date: '2026-01-01T00:00:00Z',
-      end_date: '2026-01-31T23:59:59Z',
-    });
-    assert.equal(note.id, id);
-    const access_key = note.identification.access_key;
-    documents.set(
-      access_key,
-      buildProviderDocument({
+  await t.test(
+    "received NF-e: the brands, a brand's list, then one in detail from the provider",
+    async () => {
+      const fiscal = await insertBrand(db, restaurantA, ctx.secrets.fiscalTokenKey, {
+        name: 'Fiscal',
+        isDefault: true,
+        fiscalToken: FISCAL_TOKEN,
+      });
+      const brands = await client.listBrands();
+      const brand = brands.find((b) => b.name === 'Fiscal');
+      assert.deepEqual(brand, {
+        id: fiscal,
+        name: 'Fiscal',
+        fantasy_name: 'Cantina Bella Ltda',
+        cnpj: '01234567000189',
+        is_default: true,
+        fiscal_configured: true,
+      });
+      assert.deepEqual(
+        brands.map((b) => b.id),
+        brands.map((b) => b.id).sort((a, b) => a - b),
+      );
+      const id = await insertNote(db, restaurantA, { brand_id: fiscal });
+      const [note] = await client.listReceivedNfe({
+        start_date: '2026-01-01T00:00:00Z',
+        end_date: '2026-01-31T23:59:59Z',
+        brand_id: brand!.id,
+      });
+      assert.equal(note.id, id);
+      const access_key = note.identification.access_key;
+      documents.set(
         access_key,
-        issuer_name: 'Distribuidora Sul',
-        issuer_document: '12345678000199',
-        total: '300.00',
-        issued_at: '2026-01-10T13:00:00Z',
-      }),
-    );
-    const detail = await client.getReceivedNfe(id);
-    assert.equal(detail.identification.access_key, access_key);
-    assert.equal(detail.processing.return_in_progress, false);
-    assert.ok(detail.invoice);
-  });
+        buildProviderDocument({
+          access_key,
+          issuer_name: 'Distribuidora Sul',
+          issuer_document: '12345678000199',
+          total: '300.00',
+          issued_at: '2026-01-10T13:00:00Z',
+        }),
+      );
+      const detail = await client.getReceivedNfe(id);
+      assert.equal(detail.identification.access_key, access_key);
+      assert.equal(detail.processing.return_in_progress, false);
+      assert.ok(detail.invoice);
+    },
+  );
 });

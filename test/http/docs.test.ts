@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { describeRoute } from '../../src/http/docs-operation.ts';
 import { buildTestApp } from '../support/app.ts';
+import { resolve } from '../support/openapi.ts';
 
 const CONTRACT_ROUTES = [
   ['get', '/v1/products', 'products:read'],
@@ -44,6 +45,7 @@ function extraRoute(app: FastifyInstance) {
       config: { scope: 'menu:read', errorKeys: ['brand_not_found'] },
       schema: {
         summary: 'A probe',
+        operationId: 'getDocsProbe',
         params: Type.Object({ probeId: Type.Integer({ description: 'The probe.' }) }),
         querystring: Type.Object({ restaurant_id: Type.Optional(Type.Integer()) }),
         response: { 200: Type.Object({ ok: Type.Boolean() }) },
@@ -53,17 +55,16 @@ function extraRoute(app: FastifyInstance) {
   );
 }
 
-/** The keys (or OAuth error codes) an error response names. */
-function keysOf(response: any): string[] {
-  const properties = response?.content?.['application/json']?.schema?.properties ?? {};
-  return (properties.key ?? properties.error)?.enum ?? [];
-}
-
 test('the OpenAPI document and the reference page', async (t) => {
   const { app } = await buildTestApp(t, { routes: extraRoute });
   const res = await app.inject('/openapi.json');
   const doc = res.json();
   const op = (method: string, path: string) => doc.paths[path]?.[method];
+  /** The keys (or OAuth error codes) an error response names. */
+  const keysOf = (response: any): string[] => {
+    const properties = resolve(doc, response?.content?.['application/json']?.schema)?.properties ?? {};
+    return (properties.key ?? properties.error)?.enum ?? [];
+  };
 
   await t.test('GET /openapi.json answers an OpenAPI 3.1 document as JSON', () => {
     assert.equal(res.statusCode, 200);
@@ -118,7 +119,7 @@ test('the OpenAPI document and the reference page', async (t) => {
               ? ['error', 'error_description']
               : ['statusCode', 'message', 'key'];
             for (const member of required)
-              assert.ok(media.schema.required.includes(member), `${where}: ${member}`);
+              assert.ok(resolve(doc, media.schema).required.includes(member), `${where}: ${member}`);
             assert.ok(keysOf(response).length > 0, `${where}: no key named`);
             assert.deepEqual(Object.keys(media.examples).sort(), [...keysOf(response)].sort(), where);
           }
@@ -166,9 +167,9 @@ test('the OpenAPI document and the reference page', async (t) => {
     const schema = op('put', '/v1/products/bulk').requestBody.content['application/json'].schema;
     assert.equal(schema.type, 'array');
     assert.deepEqual([schema.minItems, schema.maxItems], [1, 100]);
-    assert.ok(schema.items.required.includes('id'));
+    assert.ok(resolve(doc, schema.items).required.includes('id'));
     const conflict = op('put', '/v1/products/bulk').responses['409'].content['application/json'];
-    assert.equal(conflict.schema.properties.conflicts.type, 'array');
+    assert.equal(resolve(doc, conflict.schema).properties.conflicts.type, 'array');
     assert.equal(conflict.examples.product_update_conflict.value.conflicts[0].index, 0);
   });
 
@@ -187,7 +188,7 @@ test('the OpenAPI document and the reference page', async (t) => {
     assert.ok(keysOf(token.responses['400']).includes('invalid_scope'));
     assert.deepEqual(keysOf(token.responses['401']), ['invalid_client']);
     assert.ok(token.responses['200'].headers['Cache-Control']);
-    assert.ok(token.responses['200'].content['application/json'].schema.properties.expires_in);
+    assert.ok(resolve(doc, token.responses['200'].content['application/json'].schema).properties.expires_in);
   });
 
   await t.test('a route declares only its scope and own keys; security and errors follow', () => {
@@ -227,4 +228,18 @@ test('the OpenAPI document and the reference page', async (t) => {
     assert.match(String(script.headers['content-type']), /javascript/);
     assert.ok(script.body.length > 100_000);
   });
+
+  await t.test(
+    "a path under /docs the reference does not have is the API's 404, with X-Error-Id",
+    async () => {
+      const res = await app.inject('/docs/no-such-page');
+      assert.equal(res.statusCode, 404);
+      assert.match(String(res.headers['x-error-id']), /^[0-9a-f-]{36}$/);
+      assert.deepEqual(res.json(), {
+        statusCode: 404,
+        message: 'No route GET /docs/no-such-page.',
+        key: 'route_not_found',
+      });
+    },
+  );
 });

@@ -4,19 +4,46 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError, oauthErrors } from '../../http/errors.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 import { isBrowserApproval, showConsent } from '../console/consent.ts';
 import { type AuthorizeQuery, authorize } from './authorize.ts';
 import { tokenEndpoint } from './token-endpoint.ts';
 
-const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() });
+const OAuthErrorBody = nameSchema(
+  'TokenError',
+  Type.Object(
+    { error: Type.String(), error_description: Type.String() },
+    { description: 'RFC 6749 5.2 error of the OAuth endpoints.' },
+  ),
+);
 
-const TokenResponseBody = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'Access token lifetime in seconds (ACCESS_TOKEN_TTL_SECONDS).' }),
-  refresh_token: Type.Optional(Type.String({ description: 'Single use; absent for client_credentials.' })),
-  scope: Type.String({ description: 'Space-separated scopes.' }),
-});
+const TokenResponseBody = nameSchema(
+  'TokenResponse',
+  Type.Object(
+    {
+      access_token: Type.String(),
+      token_type: Type.Literal('Bearer'),
+      expires_in: Type.Integer({
+        description: 'Access token lifetime in seconds (ACCESS_TOKEN_TTL_SECONDS).',
+      }),
+      refresh_token: Type.Optional(
+        Type.String({ description: 'Single use; absent for client_credentials.' }),
+      ),
+      scope: Type.String({ description: 'Space-separated scopes.' }),
+    },
+    {
+      examples: [
+        {
+          access_token: 'cat_…',
+          token_type: 'Bearer',
+          expires_in: 900,
+          refresh_token: 'crt_…',
+          scope: 'products:read products:write menu:read',
+        },
+      ],
+    },
+  ),
+);
 
 const text = Type.Optional(Type.String());
 const AuthorizeQuerySchema = Type.Object({
@@ -50,6 +77,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         summary: 'Exchange an API key, a refresh token, client credentials or an authorization code',
+        operationId: 'createToken',
         consumes: ['application/x-www-form-urlencoded'],
         response: { 200: TokenResponseBody, 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
       },
@@ -61,6 +89,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         summary: 'Approve an installed application with a restaurant session (PKCE, S256)',
+        operationId: 'authorizeApplication',
         querystring: AuthorizeQuerySchema,
         response: { 302: Type.Null(), 400: OAuthErrorBody },
       },

@@ -1,76 +1,91 @@
 // Wire schemas of change review: the dry run of an edit, the product history and the body of a
 // 409. Like every response schema they are also the serialiser (nothing outside them leaves).
 import { type Static, Type } from 'typebox';
+import { flagParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 import { Product } from './response-schemas.ts';
 import { RestaurantQuery } from './schemas.ts';
 
 export const EditQuery = Type.Object(
   {
     ...RestaurantQuery.properties,
-    dry_run: Type.Optional(
-      Type.Enum(['true', 'false'], {
-        description:
-          '`true`: run every check of the write (same locks, same errors) and answer what it would change, writing nothing.',
-      }),
+    dry_run: flagParameter(
+      '`true`: run every check of the write (same locks, same errors) and answer the ChangeReview of what it would change, writing nothing.',
     ),
   },
   { additionalProperties: false },
 );
 
-export const Change = Type.Object(
-  {
-    field: Type.String({ description: 'A write field, or `fiscal_info.<attribute>`.' }),
-    from: Type.Unknown({ description: 'Money as a two-decimal string; text, integer, boolean or null.' }),
-    to: Type.Unknown({ description: 'Same types as `from`.' }),
-  },
-  { additionalProperties: false },
+export const Change = nameSchema(
+  'Change',
+  Type.Object(
+    {
+      field: Type.String({ description: 'A write field, or `fiscal_info.<attribute>`.' }),
+      from: Type.Unknown({ description: 'Money as a two-decimal string; text, integer, boolean or null.' }),
+      to: Type.Unknown({ description: 'Same types as `from`.' }),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-const Preview = Type.Object(
-  {
-    id: Type.Integer(),
-    current: Product,
-    proposed: Product,
-    changes: Type.Array(Change, {
-      description: 'Only the fields that would really change; empty when none.',
-    }),
-    expected_updated_at: Type.String({
-      format: 'date-time',
-      description: 'The current version: send it with the real write to apply exactly what was reviewed.',
-    }),
-  },
-  {
-    additionalProperties: false,
-    description:
-      '`current`: the stored product; `proposed`: the product as the write would leave it, whose ' +
-      '`updated_at` is still the current version (the real write moves it).',
-  },
+const Preview = nameSchema(
+  'ProductPreview',
+  Type.Object(
+    {
+      id: Type.Integer(),
+      current: Product,
+      proposed: Product,
+      changes: Type.Array(Change, {
+        description: 'Only the fields that would really change; empty when none.',
+      }),
+      expected_updated_at: Type.String({
+        format: 'date-time',
+        description: 'The current version: send it with the real write to apply exactly what was reviewed.',
+      }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        '`current`: the stored product; `proposed`: the product as the write would leave it, whose ' +
+        '`updated_at` is still the current version (the real write moves it).',
+    },
+  ),
 );
 
-export const DryRunResult = Type.Object(
-  {
-    dry_run: Type.Literal(true),
-    products: Type.Array(Preview, { description: 'One per product, in the order received.' }),
-  },
-  { additionalProperties: false, description: 'The answer of `?dry_run=true`: nothing was written.' },
+export const DryRunResult = nameSchema(
+  'ChangeReview',
+  Type.Object(
+    {
+      dry_run: Type.Literal(true),
+      products: Type.Array(Preview, { description: 'One per product, in the order received.' }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'The answer of `?dry_run=true`: nothing was written. Told from a product by `dry_run`, which no product has.',
+    },
+  ),
 );
 
 /** The 409 body: the catalogue's error plus every stale object of the request. */
-export const ConflictError = Type.Object({
-  statusCode: Type.Integer(),
-  message: Type.String(),
-  key: Type.String(),
-  conflicts: Type.Array(
-    Type.Object(
-      {
-        index: Type.Integer({ description: 'Position in the bulk array; 0 for a single edit.' }),
-        id: Type.Integer(),
-        current_updated_at: Type.String({ format: 'date-time', description: 'Re-read and review again.' }),
-      },
-      { additionalProperties: false },
+export const ConflictError = nameSchema(
+  'UpdateConflict',
+  Type.Object({
+    statusCode: Type.Integer(),
+    message: Type.String(),
+    key: Type.String(),
+    conflicts: Type.Array(
+      Type.Object(
+        {
+          index: Type.Integer({ description: 'Position in the bulk array; 0 for a single edit.' }),
+          id: Type.Integer(),
+          current_updated_at: Type.String({ format: 'date-time', description: 'Re-read and review again.' }),
+        },
+        { additionalProperties: false },
+      ),
     ),
-  ),
-});
+  }),
+);
 
 export const HistoryQuery = Type.Object(
   {
@@ -97,23 +112,26 @@ const Credential = Type.Union([
   Type.Object({ kind: Type.Literal('restaurant_session') }, { additionalProperties: false }),
 ]);
 
-export const HistoryPage = Type.Object(
-  {
-    items: Type.Array(
-      Type.Object(
-        {
-          at: Type.String({ format: 'date-time', description: 'When the write ran.' }),
-          credential: Credential,
-          operation: Type.Enum(['create', 'edit', 'bulk', 'availability']),
-          changes: Type.Array(Change),
-        },
-        { additionalProperties: false },
+export const HistoryPage = nameSchema(
+  'ProductHistory',
+  Type.Object(
+    {
+      items: Type.Array(
+        Type.Object(
+          {
+            at: Type.String({ format: 'date-time', description: 'When the write ran.' }),
+            credential: Credential,
+            operation: Type.Enum(['create', 'edit', 'bulk', 'availability']),
+            changes: Type.Array(Change),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Newest first.' },
       ),
-      { description: 'Newest first.' },
-    ),
-    next_cursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `cursor` for the next (older) page; null on the last page.',
-    }),
-  },
-  { additionalProperties: false },
+      next_cursor: Type.Union([Type.String(), Type.Null()], {
+        description: 'Pass as `cursor` for the next (older) page; null on the last page.',
+      }),
+    },
+    { additionalProperties: false },
+  ),
 );

@@ -74,8 +74,7 @@ export function parseEdit(body: Record<string, any>, at: string, errors: FieldEr
   const patch: Record<string, unknown> = {};
   if (body.name !== undefined) {
     const name = (body.name as string).trim();
-    if (name === '') errors.push({ field: `${at}name`, message: 'must not be empty or only spaces' });
-    else text(`${at}name`, name, errors);
+    text(`${at}name`, name, errors);
     patch.name = name;
   }
   if (body.description !== undefined) {

@@ -14,6 +14,7 @@ export function historyRoutes(fastify: FastifyInstance): void {
       config: { scope: 'products:read', errorKeys: ['product_not_found'] },
       schema: {
         summary: 'The change log of a product, newest first',
+        operationId: 'getProductHistory',
         description:
           'Every change recorded by the catalog writes (create, edit, bulk, availability): when, which ' +
           'credential (API key id and name, OAuth client id, or a restaurant session; never a secret) and ' +

@@ -43,9 +43,6 @@ export function singleEdit(id: number, body: EditInput): EditItem {
   const edit = parseEdit(body, '', invalid);
   rejectInvalid(invalid);
   if (!hasChanges(edit)) throw errors.productChangesRequired();
-  // `id` alone is "no change" (contract 7); with changes it is a read-only field sent (2.1 rule 4).
-  if (body.id !== undefined)
-    rejectInvalid([{ field: 'id', message: 'is read-only: the path names the product' }]);
   return { id, edit };
 }
 

@@ -21,6 +21,7 @@ export function readRoutes(fastify: FastifyInstance): void {
       config: { scope },
       schema: {
         summary: 'Categories with their products (legacy shape)',
+        operationId: 'listProducts',
         description:
           'Every non-removed category (packaging and marketplace mirrors included) by position then id, ' +
           'each with its non-removed products and their fiscal projection.',
@@ -40,6 +41,7 @@ export function readRoutes(fastify: FastifyInstance): void {
       config: { scope, errorKeys: ['product_not_found'] },
       schema: {
         summary: 'One product with its fiscal projection',
+        operationId: 'getProduct',
         params: ProductParams,
         querystring: RestaurantQuery,
         response: { 200: Product },

@@ -2,13 +2,17 @@
 // against internal columns (cost, fiscal_group_id, brand_id, position...) reaching a client.
 import { Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 
 const nullableString = () => Type.Unsafe<string | null>({ type: ['string', 'null'] });
 
-export const Fiscal = Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, nullableString()])), {
-  additionalProperties: false,
-  description: 'Fiscal projection (contract 2.3): every attribute, null where not registered.',
-});
+export const Fiscal = nameSchema(
+  'Fiscal',
+  Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, nullableString()])), {
+    additionalProperties: false,
+    description: 'Fiscal projection (contract 2.3): every attribute, null where not registered.',
+  }),
+);
 
 const productFields = {
   id: Type.Integer(),
@@ -32,23 +36,29 @@ const productFields = {
 };
 
 /** Detail and write responses: the product with `fiscal` and its alias `fiscal_info`. */
-export const Product = Type.Object(
-  { ...productFields, fiscal_info: Fiscal },
-  { additionalProperties: false },
+export const Product = nameSchema(
+  'Product',
+  Type.Object({ ...productFields, fiscal_info: Fiscal }, { additionalProperties: false }),
 );
 
 /** A product inside the legacy listing: `fiscal` only. */
-export const ListedProduct = Type.Object(productFields, { additionalProperties: false });
+export const ListedProduct = nameSchema(
+  'ListedProduct',
+  Type.Object(productFields, { additionalProperties: false }),
+);
 
 export const Catalog = Type.Array(
-  Type.Object(
-    {
-      id: Type.Integer(),
-      name: Type.String(),
-      position: Type.Integer(),
-      available: Type.Boolean(),
-      products: Type.Array(ListedProduct),
-    },
-    { additionalProperties: false },
+  nameSchema(
+    'Category',
+    Type.Object(
+      {
+        id: Type.Integer(),
+        name: Type.String(),
+        position: Type.Integer(),
+        available: Type.Boolean(),
+        products: Type.Array(ListedProduct),
+      },
+      { additionalProperties: false, description: 'A category of the legacy listing with its products.' },
+    ),
   ),
 );

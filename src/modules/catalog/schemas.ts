@@ -3,14 +3,16 @@
 // are checked by edit-input.ts, which JSON Schema cannot express exactly.
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { idParameter, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
+import { explainedPattern } from '../../http/validation.ts';
 import { MAX_MONEY } from '../../lib/money.ts';
 
-const MAX_ID = 2147483647;
 const nullableString = (options: object = {}) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 const nullableMoney = () =>
   Type.Unsafe<number | null>({ type: ['number', 'null'], minimum: 0, maximum: MAX_MONEY });
-const id = (description: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, description });
+const id = idParameter;
 
 const flags = {
   available: Type.Boolean({ description: 'In-store sale (table, counter, on-premises).' }),
@@ -22,7 +24,14 @@ const flags = {
 };
 
 const fields = {
-  name: Type.String({ description: 'Trimmed; 1 to 255 characters.' }),
+  name: Type.String({
+    // JavaScript's \s is exactly what String.prototype.trim removes.
+    pattern: explainedPattern(
+      '^\\s*\\S([\\s\\S]{0,253}\\S)?\\s*$',
+      'must have 1 to 255 characters once trimmed (not only spaces)',
+    ),
+    description: 'Trimmed; 1 to 255 characters (Unicode code points) once trimmed.',
+  }),
   product_category_id: id('A non-removed category of the same restaurant.'),
   description: nullableString({ maxLength: 255 }),
   price: Type.Number({ minimum: 0, maximum: MAX_MONEY, description: 'JSON number, at most two decimals.' }),
@@ -32,9 +41,12 @@ const fields = {
   ...flags,
 };
 
-export const FiscalInfoInput = Type.Object(
-  Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullableString())])),
-  { additionalProperties: false, description: 'Partial: omitted attributes stay; null clears one.' },
+export const FiscalInfoInput = nameSchema(
+  'FiscalInfoInput',
+  Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullableString())])), {
+    additionalProperties: false,
+    description: 'Partial: omitted attributes stay; null clears one.',
+  }),
 );
 
 const optional = <T extends Record<string, any>>(o: T) =>
@@ -48,35 +60,45 @@ const editFields = {
   fiscal_info: Type.Optional(FiscalInfoInput),
 };
 
-export const CreateBody = Type.Object(
-  {
-    ...optional(fields),
-    name: fields.name,
-    product_category_id: fields.product_category_id,
-    price: Type.Number({ exclusiveMinimum: 0, maximum: MAX_MONEY, description: 'Greater than 0.' }),
-  },
-  { additionalProperties: false },
+export const CreateBody = nameSchema(
+  'ProductInput',
+  Type.Object(
+    {
+      ...optional(fields),
+      name: fields.name,
+      product_category_id: fields.product_category_id,
+      price: Type.Number({ exclusiveMinimum: 0, maximum: MAX_MONEY, description: 'Greater than 0.' }),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const EditBody = Type.Object(
-  {
-    ...editFields,
-    id: Type.Optional(Type.Integer({ description: 'Read-only: only a body without changes may carry it.' })),
-  },
-  { additionalProperties: false },
+/** The path names the product: `id` in the body is refused as read-only (read-only-fields.ts). */
+export const EditBody = nameSchema(
+  'ProductEdit',
+  Type.Object(editFields, {
+    additionalProperties: false,
+    description: 'Partial: at least one field must change the product (else product_changes_required).',
+  }),
 );
 
 export const BulkBody = Type.Array(
-  Type.Object({ ...editFields, id: id('The product to edit.') }, { additionalProperties: false }),
+  nameSchema(
+    'BulkEditItem',
+    Type.Object({ ...editFields, id: id('The product to edit.') }, { additionalProperties: false }),
+  ),
   { minItems: 1, maxItems: 100 },
 );
 
-export const AvailabilityBody = Type.Object(
-  {
-    available: Type.Optional(flags.available),
-    available_in_delivery: Type.Optional(flags.available_in_delivery),
-  },
-  { additionalProperties: false },
+export const AvailabilityBody = nameSchema(
+  'ProductAvailability',
+  Type.Object(
+    {
+      available: Type.Optional(flags.available),
+      available_in_delivery: Type.Optional(flags.available_in_delivery),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export type CreateInput = Static<typeof CreateBody>;
@@ -86,6 +108,6 @@ export type AvailabilityInput = Static<typeof AvailabilityBody>;
 
 export const ProductParams = Type.Object({ productId: id('Product id.') }, { additionalProperties: false });
 export const RestaurantQuery = Type.Object(
-  { restaurant_id: Type.Optional(id('Required when the credential authorizes several restaurants.')) },
+  { restaurant_id: restaurantIdParameter() },
   { additionalProperties: false },
 );

@@ -9,7 +9,12 @@ import { replyBranch, sendRenderedJson } from '../../http/json-reply.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
 import { bulkEditProducts, createProduct, editProduct, setAvailability } from './product-service.ts';
-import { CREATE_ONLY_REJECTS, rejectReadOnly } from './read-only-fields.ts';
+import {
+  CREATE_ONLY_REJECTS,
+  rejectIdOnlyEdit,
+  rejectReadOnly,
+  SINGLE_EDIT_REJECTS,
+} from './read-only-fields.ts';
 import { Product } from './response-schemas.ts';
 import {
   AvailabilityBody,
@@ -38,6 +43,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: rejectReadOnly(CREATE_ONLY_REJECTS),
       schema: {
         summary: 'Create a product',
+        operationId: 'createProduct',
         description:
           'Required: name, product_category_id, price (> 0). Omitted fields take the defaults of the contract; ' +
           'the product goes to the end of its category and takes the category brand.',
@@ -60,6 +66,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: rejectReadOnly(),
       schema: {
         summary: 'Edit 1 to 100 products atomically',
+        operationId: 'bulkEditProducts',
         description:
           'A bare array; each object has an id and partial edit fields. Any invalid object, missing product or ' +
           'category, or stale expected_updated_at rejects the whole batch (a 409 lists every stale object). ' +
@@ -72,7 +79,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { restaurantId, body, principal, query } = request;
-      if (query.dry_run === 'true')
+      if (query.dry_run === true)
         return replyBranch(reply, DryRunResult, await previewBulkEdit(app.ctx.db, restaurantId, body));
       return sendRenderedJson(reply, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
     },
@@ -82,9 +89,10 @@ export function writeRoutes(fastify: FastifyInstance): void {
     '/v1/products/:productId',
     {
       config: { scope, errorKeys: [...EDIT_KEYS, 'product_update_conflict'] },
-      preValidation: [requireChanges, rejectReadOnly()],
+      preValidation: [requireChanges, rejectIdOnlyEdit, rejectReadOnly(SINGLE_EDIT_REJECTS)],
       schema: {
         summary: 'Edit a product',
+        operationId: 'editProduct',
         description:
           'Partial: omitted fields keep their value; null clears description, the optional prices and single ' +
           'fiscal_info attributes. expected_updated_at guards against concurrent edits (409). With ' +
@@ -98,7 +106,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { restaurantId, params, body, principal, query } = request;
-      if (query.dry_run === 'true')
+      if (query.dry_run === true)
         return replyBranch(
           reply,
           DryRunResult,
@@ -119,6 +127,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
       preValidation: requireChanges,
       schema: {
         summary: 'Change in-store and/or delivery availability',
+        operationId: 'setProductAvailability',
         description: 'available and/or available_in_delivery, independent; sold_off is edited with PUT.',
         params: ProductParams,
         querystring: RestaurantQuery,

@@ -1,10 +1,9 @@
-// The rules of the cash-flow query the schema cannot express: id and offset ranges, the
-// period order and its 92-day limit. Everything wrong is reported at once, field by field.
+// The rules of the cash-flow query the schema cannot express: the period order and its 92-day
+// limit. Everything wrong is reported at once, field by field.
 import { errors, type FieldError } from '../../http/errors.ts';
 import type { CashFlowsQuerystring } from './cash-flows-schema.ts';
 
 export const MAX_PERIOD_DAYS = 92;
-const MAX_INTEGER = 2147483647;
 const DAY_MS = 86_400_000;
 
 export type DateType = 'due_date' | 'competence_date';
@@ -29,8 +28,6 @@ const ID_FIELDS = {
   category_subcategory_id: 'categorySubcategoryId',
 } as const;
 
-const flag = (value: 'true' | 'false' | undefined) => (value === undefined ? undefined : value === 'true');
-
 function dayNumber(date: string): number {
   return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
 }
@@ -41,17 +38,12 @@ export function parseCashFlowQuery(query: CashFlowsQuerystring): CashFlowFilter 
     startDate: query.start_date,
     endDate: query.end_date,
     dateType: query.date_type ?? 'due_date',
-    offset: Number(query.offset ?? 0),
-    paid: flag(query.paid),
-    isEarning: flag(query.is_earning),
+    offset: query.offset ?? 0,
+    paid: query.paid,
+    isEarning: query.is_earning,
   };
-  if (filter.offset > MAX_INTEGER)
-    fields.push({ field: 'offset', message: `must be at most ${MAX_INTEGER}` });
   for (const [name, key] of Object.entries(ID_FIELDS) as [keyof typeof ID_FIELDS, keyof CashFlowFilter][]) {
-    const raw = query[name];
-    if (raw === undefined) continue;
-    if (Number(raw) > MAX_INTEGER) fields.push({ field: name, message: `must be at most ${MAX_INTEGER}` });
-    else Object.assign(filter, { [key]: Number(raw) });
+    if (query[name] !== undefined) Object.assign(filter, { [key]: query[name] });
   }
   for (const name of ['start_date', 'end_date'] as const) {
     // PostgreSQL has no year 0 (1 BC); the schema's calendar check accepts it.

@@ -1,16 +1,13 @@
-// Wire schemas of GET /v1/financial/cash-flows (contract 2.6 and 4.9). Query values stay text
-// (the query validator coerces, and 'true' -> true would also let '1' through); the service
-// turns them into typed filters after the calendar and range checks.
-import { Type } from 'typebox';
+// Wire schemas of GET /v1/financial/cash-flows (contract 2.6 and 4.9). Query parameters are
+// typed (validation.ts checks their text first); the service turns them into a filter after
+// the calendar and period checks.
+import { type Static, Type } from 'typebox';
+import { flagParameter, idParameter, MAX_ID, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 
 // ajv-formats' full `date` checks the YYYY-MM-DD shape and the calendar (2026-02-30 fails).
 const date = (description: string) => Type.String({ format: 'date', description });
-const id = (description: string) =>
-  Type.Optional(
-    Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: `${description} (1 to 2147483647)` }),
-  );
-const flag = (description: string) =>
-  Type.Optional(Type.Enum(['true', 'false'], { type: 'string', description }));
+const id = (description: string) => Type.Optional(idParameter(description));
 
 export const CashFlowsQuery = Type.Object(
   {
@@ -23,32 +20,20 @@ export const CashFlowsQuery = Type.Object(
       }),
     ),
     offset: Type.Optional(
-      Type.String({ pattern: '^(0|[1-9][0-9]{0,9})$', description: 'Main entries to skip (default 0).' }),
+      Type.Integer({ minimum: 0, maximum: MAX_ID, description: 'Main entries to skip (default 0).' }),
     ),
-    paid: flag('true = paid/received, false = open.'),
-    is_earning: flag('true = revenues, false = expenses.'),
+    paid: flagParameter('true = paid/received, false = open.'),
+    is_earning: flagParameter('true = revenues, false = expenses.'),
     provider_id: id('Supplier'),
     bank_account_id: id('Bank account'),
     payment_method_id: id('Payment method'),
     category_subcategory_id: id('Cost centre: a main entry matches when it or one of its items has it'),
-    restaurant_id: Type.Optional(Type.String({ description: 'Required for multi-restaurant credentials.' })),
+    restaurant_id: restaurantIdParameter(),
   },
   { additionalProperties: false },
 );
 
-export type CashFlowsQuerystring = {
-  start_date: string;
-  end_date: string;
-  date_type?: 'due_date' | 'competence_date';
-  offset?: string;
-  paid?: 'true' | 'false';
-  is_earning?: 'true' | 'false';
-  provider_id?: string;
-  bank_account_id?: string;
-  payment_method_id?: string;
-  category_subcategory_id?: string;
-  restaurant_id?: string;
-};
+export type CashFlowsQuerystring = Static<typeof CashFlowsQuery>;
 
 const Named = Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]);
 
@@ -69,27 +54,33 @@ const entryFields = {
   counts_for_result: Type.Boolean(),
 };
 
-const CashFlowItem = Type.Object(entryFields);
-const CashFlowEntry = Type.Object({ ...entryFields, items: Type.Array(CashFlowItem) });
+const CashFlowItem = nameSchema('CashFlowItem', Type.Object(entryFields));
+const CashFlowEntry = nameSchema(
+  'CashFlow',
+  Type.Object({ ...entryFields, items: Type.Array(CashFlowItem) }),
+);
 
 const money = Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$' });
 
-export const CashFlowsResponse = Type.Object({
-  total: Type.Integer(),
-  count: Type.Integer(),
-  remaining: Type.Integer(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-  start_date: Type.String({ format: 'date' }),
-  end_date: Type.String({ format: 'date' }),
-  date_type: Type.Enum(['due_date', 'competence_date']),
-  totals: Type.Object({
-    total_earnings: money,
-    total_earnings_paid: money,
-    total_expenses: money,
-    total_expenses_paid: money,
+export const CashFlowsResponse = nameSchema(
+  'CashFlowsPage',
+  Type.Object({
+    total: Type.Integer(),
+    count: Type.Integer(),
+    remaining: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    start_date: Type.String({ format: 'date' }),
+    end_date: Type.String({ format: 'date' }),
+    date_type: Type.Enum(['due_date', 'competence_date']),
+    totals: Type.Object({
+      total_earnings: money,
+      total_earnings_paid: money,
+      total_expenses: money,
+      total_expenses_paid: money,
+    }),
+    cash_flows: Type.Array(CashFlowEntry),
   }),
-  cash_flows: Type.Array(CashFlowEntry),
-});
+);
 
 export { ErrorResponse } from '../../http/error-schema.ts';

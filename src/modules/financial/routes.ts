@@ -17,6 +17,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
       config: { scope: 'financial:read' },
       schema: {
         summary: 'Financial entries (payables and receivables) of a period, 100 main entries a page',
+        operationId: 'listCashFlows',
         description:
           'At most 92 calendar days. Pages hold 100 main entries: add 100 to `offset` while `remaining` > 0. ' +
           'Invoices and grouped titles are main entries whose value already equals the sum of their `items`: ' +

@@ -17,6 +17,7 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
       config: { scope: 'menu:read' },
       schema: {
         summary: 'The menu with price and availability resolved for a channel',
+        operationId: 'listMenu',
         querystring: menuQuery,
         response: { 200: menuResponse },
       },

@@ -2,11 +2,10 @@
 // serialiser, so nothing outside it (cost, fiscal_group_id, schedules) can leak.
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 import { UNAVAILABLE_REASONS } from './types.ts';
 
-// The query validator coerces text, so a boolean type would take '1' or '' as true/false:
-// the accepted spellings are exactly 'true' and 'false'.
-const flag = Type.Enum(['true', 'false'], { default: 'false' });
 const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const money = Type.String({ description: 'Decimal with two places, e.g. "42.90".' });
 const nullableMoney = nullableString;
@@ -16,12 +15,12 @@ export const SEARCH_MAX_LENGTH = 100;
 export const menuQuery = Type.Object(
   {
     channel: Type.Optional(Type.Enum(['in_store', 'delivery'], { default: 'in_store' })),
-    only_available: Type.Optional(flag),
-    category_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    only_available: flagParameter('Only products available now or orderable for later.', { default: false }),
+    category_id: Type.Optional(idParameter('One category.')),
     search: Type.Optional(Type.String({ maxLength: SEARCH_MAX_LENGTH })),
-    include_fiscal_info: Type.Optional(flag),
+    include_fiscal_info: flagParameter("Add each product's fiscal projection.", { default: false }),
     at: Type.Optional(Type.String({ format: 'date-time' })),
-    restaurant_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+    restaurant_id: restaurantIdParameter(),
   },
   { additionalProperties: false },
 );
@@ -37,14 +36,17 @@ const option = Type.Object({
   available: Type.Boolean(),
 });
 
-const group = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  min: Type.Integer(),
-  max: Type.Integer(),
-  required: Type.Boolean(),
-  options: Type.Array(option),
-});
+const group = nameSchema(
+  'ComplementGroup',
+  Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    min: Type.Integer(),
+    max: Type.Integer(),
+    required: Type.Boolean(),
+    options: Type.Array(option),
+  }),
+);
 
 const pricing = Type.Object({
   mode: Type.Enum(['fixed', 'starting_at', 'per_kg']),
@@ -72,32 +74,41 @@ const availability = Type.Object({
   resolved: Type.Object({ available: Type.Boolean(), reason, schedulable: Type.Boolean() }),
 });
 
-const product = Type.Object({
-  id: Type.Integer(),
-  product_category_id: Type.Integer(),
-  name: Type.String(),
-  description: nullableString,
-  position: Type.Integer(),
-  use_weight: Type.Boolean(),
-  has_starting_price: Type.Boolean(),
-  charge_service_tax: Type.Boolean(),
-  pricing,
-  availability,
-  complement_categories: Type.Array(group),
-  fiscal: Type.Optional(fiscal),
-});
+const product = nameSchema(
+  'MenuProduct',
+  Type.Object({
+    id: Type.Integer(),
+    product_category_id: Type.Integer(),
+    name: Type.String(),
+    description: nullableString,
+    position: Type.Integer(),
+    use_weight: Type.Boolean(),
+    has_starting_price: Type.Boolean(),
+    charge_service_tax: Type.Boolean(),
+    pricing,
+    availability,
+    complement_categories: Type.Array(group),
+    fiscal: Type.Optional(fiscal),
+  }),
+);
 
-export const menuResponse = Type.Object({
-  restaurant_id: Type.Integer(),
-  channel: Type.Enum(['in_store', 'delivery']),
-  evaluated_at: Type.String({ format: 'date-time' }),
-  categories: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      position: Type.Integer(),
-      available: Type.Boolean(),
-      products: Type.Array(product),
-    }),
-  ),
-});
+const category = nameSchema(
+  'MenuCategory',
+  Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    position: Type.Integer(),
+    available: Type.Boolean(),
+    products: Type.Array(product),
+  }),
+);
+
+export const menuResponse = nameSchema(
+  'Menu',
+  Type.Object({
+    restaurant_id: Type.Integer(),
+    channel: Type.Enum(['in_store', 'delivery']),
+    evaluated_at: Type.String({ format: 'date-time' }),
+    categories: Type.Array(category),
+  }),
+);

@@ -51,10 +51,10 @@ export function createMenuService(db: Db, cache: CatalogCache) {
         restaurantId,
         channel: query.channel ?? 'in_store',
         at: instant(query.at),
-        onlyAvailable: query.only_available === 'true',
+        onlyAvailable: query.only_available === true,
         categoryId: query.category_id,
         needle: normalizeSearch(query.search ?? ''),
-        includeFiscal: query.include_fiscal_info === 'true',
+        includeFiscal: query.include_fiscal_info === true,
       };
       const state = await restaurant.state();
       if (!state) throw errors.restaurantForbidden();

@@ -5,6 +5,7 @@
 // are written by nfe-map.ts receivedNfeDetailBody, to the same bytes (detail.test.ts); this
 // schema documents them.
 import { type TObject, type TSchema, Type } from 'typebox';
+import { nameSchema } from '../../http/schema-names.ts';
 import { nfeCommonFields } from './nfe-schema.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';
 
@@ -45,4 +46,4 @@ const detailFields: Record<string, TSchema> = {
   processing: Type.Object({ return_in_progress: Type.Boolean() }),
 };
 
-export const NfeDetailResponse = Type.Object(detailFields);
+export const NfeDetailResponse = nameSchema('NfeDetail', Type.Object(detailFields));

@@ -1,12 +1,11 @@
 // The rules of the NF-e list query the schema cannot express: a real calendar instant, the
-// period order and its 92-day limit, the brand id range. Everything wrong is reported at once.
+// period order and its 92-day limit. Everything wrong is reported at once.
 // The period is resolved to whole seconds and both ends are included: `end_date` 13:00:00
 // covers 13:00:00.999.
 import { errors, type FieldError } from '../../http/errors.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
 
 export const MAX_PERIOD_DAYS = 92;
-export const MAX_ID = 2147483647;
 const SECOND_MS = 1000;
 const MAX_PERIOD_MS = MAX_PERIOD_DAYS * 86_400_000;
 
@@ -58,10 +57,6 @@ export function parseNfeListQuery(query: NfeListQuerystring): NfeListFilter {
       fields.push({ field: 'end_date', message: `must be at most ${MAX_PERIOD_DAYS} days after start_date` });
     }
   }
-  const brandId = query.brand_id === undefined ? undefined : Number(query.brand_id);
-  if (brandId !== undefined && brandId > MAX_ID) {
-    fields.push({ field: 'brand_id', message: `must be at most ${MAX_ID}` });
-  }
   if (fields.length > 0 || start === undefined || end === undefined) {
     const summary = fields.map((f) => `${f.field} ${f.message}`).join('; ');
     throw errors.invalidQuery(`Invalid query: ${summary}.`, fields);
@@ -69,7 +64,7 @@ export function parseNfeListQuery(query: NfeListQuerystring): NfeListFilter {
   return {
     start: new Date(start),
     endInclusive: new Date(end + SECOND_MS - 1),
-    pending: query.pendente === 'true',
-    brandId,
+    pending: query.pendente === true,
+    brandId: query.brand_id,
   };
 }

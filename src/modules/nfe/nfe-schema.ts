@@ -1,11 +1,12 @@
 // Wire schemas of the received NF-e list (contract 2.7, 4.10) and the detail's path parameter.
-// Query values stay text (the query validator coerces, and 'true' -> true would also let '1'
-// through); list-query.ts checks the calendar, the period and the brand id range.
-import { Type } from 'typebox';
+// Query parameters are typed (validation.ts checks their text first); list-query.ts checks the
+// calendar and the period.
+import { type Static, Type } from 'typebox';
+import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
+import { nameSchema } from '../../http/schema-names.ts';
 
 export const DATE_TIME_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$';
-const POSITIVE_INTEGER = '^[1-9][0-9]{0,9}$';
 
 const dateTime = (description: string) =>
   Type.String({ pattern: DATE_TIME_PATTERN, description, examples: ['2026-01-10T13:00:00-03:00'] });
@@ -16,43 +17,27 @@ export const NfeListQuery = Type.Object(
       'Start of the period, included: ISO 8601 date-time with seconds; no offset means UTC.',
     ),
     end_date: dateTime('End of the period, included to the second; at most 92 days after start_date.'),
-    pendente: Type.Optional(
-      Type.Enum(['true', 'false'], {
-        description:
-          'true: manifestation null, ciencia or desconhecimento. false or absent: only confirmacao.',
-      }),
+    pendente: flagParameter(
+      'true: manifestation null, ciencia or desconhecimento. false or absent: only confirmacao.',
     ),
     brand_id: Type.Optional(
-      Type.String({
-        pattern: POSITIVE_INTEGER,
-        description:
-          'One brand (1 to 2147483647). Absent: the default brand (or the first by id), with the notes that have no brand.',
-      }),
+      idParameter(
+        'One brand (GET /v1/brands). Absent: the default brand (or the first by id), with the notes that have no brand.',
+      ),
     ),
-    restaurant_id: Type.Optional(Type.String({ description: 'Required for multi-restaurant credentials.' })),
+    restaurant_id: restaurantIdParameter(),
   },
   { additionalProperties: false },
 );
 
-export type NfeListQuerystring = {
-  start_date: string;
-  end_date: string;
-  pendente?: 'true' | 'false';
-  brand_id?: string;
-  restaurant_id?: string;
-};
+export type NfeListQuerystring = Static<typeof NfeListQuery>;
 
 export const NfeDetailParams = Type.Object({
-  nfe_received_id: Type.String({
-    pattern: POSITIVE_INTEGER,
-    description: 'Internal record id (1 to 2147483647), not the access key.',
-  }),
+  nfe_received_id: idParameter('Internal record id, not the access key.'),
 });
 
 export const NfeDetailQuery = Type.Object(
-  {
-    restaurant_id: Type.Optional(Type.String({ description: 'Required for multi-restaurant credentials.' })),
-  },
+  { restaurant_id: restaurantIdParameter() },
   { additionalProperties: false },
 );
 
@@ -108,6 +93,6 @@ export const nfeCommonFields = {
   }),
 };
 
-export const NfeListResponse = Type.Array(Type.Object(nfeCommonFields));
+export const NfeListResponse = Type.Array(nameSchema('NfeReceived', Type.Object(nfeCommonFields)));
 
 export { ErrorResponse } from '../../http/error-schema.ts';

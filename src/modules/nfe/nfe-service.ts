@@ -9,7 +9,7 @@ import { decryptSecret } from '../../lib/encryption.ts';
 import type { Slots } from '../../lib/slots.ts';
 import type { DetailPool } from './detail-pool.ts';
 import { receivedNfeListBody } from './list-body.ts';
-import { MAX_ID, type NfeListFilter } from './list-query.ts';
+import type { NfeListFilter } from './list-query.ts';
 import { type DetailExtras, mapReceivedNfe, receivedNfeDetailBody } from './nfe-map.ts';
 import {
   findActiveBrand,
@@ -44,26 +44,16 @@ export async function renderReceivedNfeList(
   return receivedNfeListBody(rows.map((row) => mapReceivedNfe(row, defaultBrand)));
 }
 
-function noteId(raw: string): number {
-  const id = Number(raw);
-  if (id > MAX_ID) {
-    throw errors.invalidParameter(`Invalid path parameter: nfe_received_id must be at most ${MAX_ID}.`, [
-      { field: 'nfe_received_id', message: `must be at most ${MAX_ID}` },
-    ]);
-  }
-  return id;
-}
-
 export async function getReceivedNfe(
   ctx: AppContext,
   restaurantId: number,
-  rawId: string,
+  id: number,
   log: FastifyBaseLogger,
   slots?: Slots,
   pool?: DetailPool,
 ): Promise<string> {
   const { db, config } = ctx;
-  const note = await findNote(db, restaurantId, noteId(rawId));
+  const note = await findNote(db, restaurantId, id);
   if (!note) throw errors.nfeNotFound();
   const defaultBrand = note.brand_id === null ? ((await findDefaultBrand(db, restaurantId)) ?? null) : null;
   const local = mapReceivedNfe(note, defaultBrand);

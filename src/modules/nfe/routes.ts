@@ -1,9 +1,11 @@
-// GET /v1/nfe-received and GET /v1/nfe-received/info/{nfe_received_id} (contract 4.10, 4.11).
+// GET /v1/nfe-received and GET /v1/nfe-received/info/{nfe_received_id} (contract 4.10, 4.11),
+// and GET /v1/brands (brand-routes.ts).
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { sendJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
+import { brandRoutes } from './brand-routes.ts';
 import { createDetailPool } from './detail-pool.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
@@ -33,12 +35,14 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   const providerSlots = createSlots(PROVIDER_CONCURRENCY);
   const detailPool = createDetailPool({ workers: app.ctx.config.nfeDetailWorkers });
   app.addHook('onClose', () => detailPool.close());
+  brandRoutes(app);
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
       config: { scope: 'nfe-received:read', errorKeys: ['brand_not_found', 'data_validation_failed'] },
       schema: {
         summary: 'Authorized received NF-e of a period and a brand, from the local base (no pagination)',
+        operationId: 'listReceivedNfe',
         description:
           'Only notes authorized and not canceled locally, ordered by issue date then id. The whole period in one ' +
           'array, at most 92 days: split long periods. Without brand_id: the default brand (or the first by id), ' +
@@ -56,7 +60,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get<{ Params: { nfe_received_id: string } }>(
+  app.get<{ Params: { nfe_received_id: number } }>(
     '/v1/nfe-received/info/:nfe_received_id',
     {
       config: {
@@ -70,6 +74,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
       },
       schema: {
         summary: 'One received NF-e, enriched from the fiscal provider (no cache, no manifestation)',
+        operationId: 'getReceivedNfe',
         description:
           'The path id is the internal record id, not the access key. The fiscal provider is queried by the ' +
           'server with the brand credential; when it holds only the summary, `invoice` and `protocol` are null. ' +

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { addProduct } from '../../support/catalog-world.ts';
+import { resolve } from '../../support/openapi.ts';
 import { catalogApp } from './helpers.ts';
 
 const STALE = '2025-06-01T10:00:00.000Z';
@@ -101,7 +102,7 @@ test('409 product_update_conflict lists every stale product', async (t) => {
     const doc = (await app.inject('/openapi.json')).json();
     for (const path of ['/v1/products/{productId}', '/v1/products/bulk']) {
       const response = doc.paths[path].put.responses['409'];
-      const schema = response.content['application/json'].schema;
+      const schema = resolve(doc, response.content['application/json'].schema);
       assert.deepEqual(schema.properties.key.enum, ['product_update_conflict'], path);
       assert.deepEqual(Object.keys(schema.properties.conflicts.items.properties).sort(), [
         'current_updated_at',

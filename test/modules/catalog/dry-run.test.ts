@@ -291,15 +291,14 @@ test('dry runs of PUT /v1/products/{productId} and PUT /v1/products/bulk', async
     for (const path of ['/v1/products/{productId}', '/v1/products/bulk']) {
       const operation = doc.paths[path].put;
       const param = operation.parameters.find((p: { name: string }) => p.name === 'dry_run');
-      assert.deepEqual(
-        [param.in, param.required, param.schema.enum],
-        ['query', false, ['true', 'false']],
-        path,
-      );
+      assert.deepEqual([param.in, param.required, param.schema.type], ['query', false, 'boolean'], path);
       assert.ok(operation.parameters.some((p: { name: string }) => p.name === 'restaurant_id'));
       const answers = operation.responses['200'].content['application/json'].schema.anyOf;
       assert.equal(answers.length, 2, path);
-      assert.deepEqual(answers[1].required, ['dry_run', 'products']);
+      assert.deepEqual(answers[1], { $ref: '#/components/schemas/ChangeReview' }, path);
+      const review = doc.components.schemas.ChangeReview;
+      assert.deepEqual(review.required, ['dry_run', 'products']);
+      assert.equal(review.properties.dry_run.const, true);
       assert.match(operation.description, /dry_run=true/);
     }
   });

@@ -65,9 +65,21 @@ test('PUT /v1/products/{productId}: body rules', async (t) => {
     assert.equal(res.json().price, '125.00');
   });
 
-  await t.test('an empty or whitespace-only name is rejected', async () => {
-    for (const name of ['', '   ', '\t\n']) await rejects({ name }, 'name');
-  });
+  await t.test(
+    'an empty or whitespace-only name is rejected in words, not by quoting a pattern',
+    async () => {
+      for (const name of ['', '   ', '\t\n']) {
+        const body = await rejects({ name }, 'name');
+        assert.ok(
+          body.errors.some(
+            (e: { message: string }) =>
+              e.message === 'must have 1 to 255 characters once trimmed (not only spaces)',
+          ),
+          JSON.stringify(body.errors),
+        );
+      }
+    },
+  );
 
   await t.test('name and description hold 255 characters counted as characters, not bytes', async () => {
     const emoji = '🍕'.repeat(255);

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
 import { addProduct } from '../../support/catalog-world.ts';
+import { resolve } from '../../support/openapi.ts';
 import { catalogApp } from './helpers.ts';
 
 type Item = {
@@ -222,14 +223,15 @@ test('GET /v1/products/{productId}/history', async (t) => {
   });
 
   await t.test('the OpenAPI document describes the route, its scope, paging and 404', async () => {
-    const operation = (await get('/openapi.json')).json().paths['/v1/products/{productId}/history'].get;
+    const doc = (await get('/openapi.json')).json();
+    const operation = doc.paths['/v1/products/{productId}/history'].get;
     assert.ok(operation.summary);
     assert.deepEqual(operation.security, [{ oauth2: ['products:read'] }, { bearer: [] }]);
     const names = operation.parameters.map((p: { name: string }) => p.name).sort();
     assert.deepEqual(names, ['cursor', 'limit', 'productId', 'restaurant_id']);
-    const notFound = operation.responses['404'].content['application/json'].schema.properties.key.enum;
-    assert.deepEqual(notFound, ['product_not_found']);
-    const page = operation.responses['200'].content['application/json'].schema;
+    const notFound = resolve(doc, operation.responses['404'].content['application/json'].schema);
+    assert.deepEqual(notFound.properties.key.enum, ['product_not_found']);
+    const page = resolve(doc, operation.responses['200'].content['application/json'].schema);
     assert.deepEqual(Object.keys(page.properties).sort(), ['items', 'next_cursor']);
   });
 

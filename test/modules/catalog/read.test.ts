@@ -53,6 +53,18 @@ test('reading products', async (t) => {
     },
   );
 
+  await t.test('the product id in the path is plain digits: other spellings of it are 400', async () => {
+    const id = products.margherita;
+    for (const spelling of [` ${id}`, `0${id}`, `+${id}`, `${id}.0`, `0x${id.toString(16)}`, '1e3', 'abc']) {
+      const res = await get(`/v1/products/${encodeURIComponent(spelling)}`);
+      assert.equal(res.statusCode, 400, `"${spelling}": ${res.body}`);
+      assert.equal(res.json().key, 'invalid_parameter');
+      assert.deepEqual(res.json().errors, [
+        { field: 'productId', message: 'must be an integer in plain digits' },
+      ]);
+    }
+  });
+
   await t.test('a product without fiscal registration has every attribute null', async () => {
     const p = (await get(`/v1/products/${products.calabresa}`)).json();
     assert.deepEqual(p.fiscal, EMPTY_FISCAL);

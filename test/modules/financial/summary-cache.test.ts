@@ -137,7 +137,7 @@ test('a summary read at another version than its page is never used: both are re
       (v) => v.labels.source === 'snapshot',
     )?.value ?? 0;
   const service = createCashFlowService(db, { ...caches, summaries: racing });
-  for (const offset of ['0', '100', '237']) {
+  for (const offset of [0, 100, 237]) {
     await sql`insert into cash_flows (restaurant_id, entry_type, value, due_date, is_earning)
       values (1, 'standalone', 1.25, '2026-01-01', true)`.execute(db);
     const before = await snapshots();

@@ -48,6 +48,29 @@ test('GET /v1/menu query, credentials and restaurants', async (t) => {
     });
   }
 
+  await t.test('category_id is as strict as every other id: only plain digits name a category', async () => {
+    const pizzas = (await menuGet(app, reader.authorization)).json().categories[0].id as number;
+    const plain = await menuGet(app, reader.authorization, `category_id=${pizzas}`);
+    assert.equal(plain.statusCode, 200, plain.body);
+    assert.deepEqual(productIds(plain.json()), [pizza]);
+    const spellings = [
+      ` ${pizzas}`,
+      `0${pizzas}`,
+      `+${pizzas}`,
+      `${pizzas}.0`,
+      `0x${pizzas.toString(16)}`,
+      '1e3',
+    ];
+    for (const spelling of spellings) {
+      const res = await menuGet(app, reader.authorization, `category_id=${encodeURIComponent(spelling)}`);
+      assert.equal(res.statusCode, 400, `"${spelling}": ${res.body}`);
+      assert.equal(res.json().key, 'invalid_query');
+      assert.deepEqual(res.json().errors, [
+        { field: 'category_id', message: 'must be an integer in plain digits' },
+      ]);
+    }
+  });
+
   await t.test('every invalid parameter is reported at once', async () => {
     const res = await menuGet(app, reader.authorization, 'channel=x&only_available=yes&extra=1');
     const fields = res

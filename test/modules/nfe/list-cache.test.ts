@@ -42,9 +42,9 @@ test('the kept NF-e list equals a fresh render through every kind of write, on e
 
   const QUERIES: [number, NfeListQuerystring][] = [
     [main, JANUARY],
-    [main, { ...JANUARY, pendente: 'true' }],
-    [main, { ...JANUARY, brand_id: String(first) }],
-    [main, { ...JANUARY, brand_id: String(first), pendente: 'true' }],
+    [main, { ...JANUARY, pendente: true }],
+    [main, { ...JANUARY, brand_id: first }],
+    [main, { ...JANUARY, brand_id: first, pendente: true }],
     [main, { start_date: '2026-01-10T13:00:00Z', end_date: '2026-01-31T23:59:59Z' }],
     [main, { start_date: '2026-01-10T13:00:01Z', end_date: '2026-01-31T23:59:59Z' }],
     [other, JANUARY],
@@ -53,7 +53,9 @@ test('the kept NF-e list equals a fresh render through every kind of write, on e
     app.inject({
       method: 'GET',
       url: '/v1/nfe-received',
-      query: { ...query, restaurant_id: String(restaurant) },
+      query: Object.fromEntries(
+        Object.entries({ ...query, restaurant_id: restaurant }).map(([name, value]) => [name, String(value)]),
+      ),
       headers: { authorization: partner.authorization },
     });
 

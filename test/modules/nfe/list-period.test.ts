@@ -160,17 +160,14 @@ test('the period and the parameters of GET /v1/nfe-received', async (t) => {
   });
 
   await t.test('every invalid parameter is reported at once', async () => {
-    const res = await list({
-      start_date: '2026-02-30T00:00:00Z',
-      end_date: '2026-01-01T00:00:00Z',
-      brand_id: '2147483648',
-    });
-    assert.deepEqual(
-      res
+    const fieldsOf = async (query: Record<string, string>) =>
+      (await list(query))
         .json()
         .errors.map((e: { field: string }) => e.field)
-        .sort(),
-      ['brand_id', 'start_date'],
-    );
+        .sort();
+    const calendar = { start_date: '2026-02-30T00:00:00Z', end_date: '2026-13-01T00:00:00Z' };
+    assert.deepEqual(await fieldsOf(calendar), ['end_date', 'start_date']);
+    const shape = { ...JANUARY, brand_id: '2147483648', pendente: 'yes' };
+    assert.deepEqual(await fieldsOf(shape), ['brand_id', 'pendente']);
   });
 });
