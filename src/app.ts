@@ -14,6 +14,7 @@ import { installRateLimits } from './http/rate-limit.ts';
 import { requestLogger } from './http/request-logger.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { meRoutes } from './modules/auth/me.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { consoleRoutes } from './modules/console/index.ts';
@@ -71,6 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installMetrics(app, ctx.database);
   await installDocs(app, ctx.config);
   await app.register(authRoutes);
+  meRoutes(app);
   await app.register(catalogRoutes);
   await app.register(financialRoutes);
   await app.register(menuRoutes);

@@ -24,6 +24,7 @@ import type {
   CashFlowEntry,
   CashFlowsPage,
   CashFlowsQuery,
+  Me,
   NfeListQuery,
   ReceivedNfe,
   ReceivedNfeDetail,
@@ -177,6 +178,11 @@ export class ComandaClient {
   /** Every main entry of the period (children stay inside `items`). */
   async *cashFlowEntries(query: CashFlowsQuery, options?: CallOptions): AsyncGenerator<CashFlowEntry> {
     for await (const page of this.cashFlowPages(query, options)) yield* page.cash_flows;
+  }
+
+  /** The credential in use: kind, name, environment, scopes, expiry and the restaurants it can act for. */
+  getMe(options?: CallOptions): Promise<Me> {
+    return this.#call('GET', '/v1/me', {}, undefined, options);
   }
 
   /** The restaurant's brands in id order (deleted ones left out): the first step of the NF-e sequence. */

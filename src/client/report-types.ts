@@ -59,6 +59,19 @@ export type CashFlowsPage = {
   cash_flows: CashFlowEntry[];
 };
 
+/** The credential in use (GET /v1/me). */
+export type Me = {
+  kind: 'api_key' | 'oauth_client' | 'restaurant_session';
+  /** The API key's or application's name; a console session's staff email; null for a CLI session. */
+  name: string | null;
+  environment: 'test' | 'live' | null;
+  scopes: string[];
+  /** When the access token or session expires (ISO 8601). */
+  expires_at: string;
+  /** The restaurants it can act for, in id order. */
+  restaurants: { id: number; name: string; timezone: string }[];
+};
+
 /** A brand of the restaurant (GET /v1/brands): its id is the `brand_id` of the NF-e list. */
 export type Brand = {
   id: number;

@@ -110,7 +110,8 @@ export function installAuthentication(app: FastifyInstance, db: Db, sessionSecre
   const findToken = accessTokenLookup(db);
   app.addHook('onRequest', async (request, reply) => {
     const scope = request.routeOptions.config?.scope;
-    if (!scope) return;
+    const anyCredential = request.routeOptions.config?.anyCredential === true;
+    if (!scope && !anyCredential) return;
     rejectTokenInUrl(request);
     const requested = (request.query as Record<string, unknown>)?.restaurant_id;
     const token = bearerToken(request);
@@ -123,6 +124,7 @@ export function installAuthentication(app: FastifyInstance, db: Db, sessionSecre
     );
     request.principal = principal;
     await enforceRateLimit(app.rateLimits.data, principal, reply);
+    if (!scope) return;
     checkScope(principal, scope);
     const id = resolveRestaurant(principal, requested);
     request.restaurantId = id;

@@ -50,5 +50,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scope a data route needs; routes with a scope require a bearer credential. */
     scope?: Scope;
+    /** A route every valid credential may call, whatever its scopes, without a restaurant (GET /v1/me). */
+    anyCredential?: boolean;
   }
 }

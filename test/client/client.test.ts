@@ -177,6 +177,13 @@ test('ComandaClient against the real server over a socket', async (t) => {
     assert.deepEqual(ids.sort(), mains.map((m) => m.id).sort());
   });
 
+  await t.test('getMe() names the credential, its scopes and its restaurants', async () => {
+    const me = await client.getMe();
+    assert.equal(me.kind, 'api_key');
+    assert.ok(me.restaurants.some((r) => r.id === restaurantA));
+    assert.ok(Date.parse(me.expires_at) > Date.now());
+  });
+
   await t.test(
     "received NF-e: the brands, a brand's list, then one in detail from the provider",
     async () => {

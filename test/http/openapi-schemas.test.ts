@@ -15,6 +15,7 @@ const OPERATIONS: Record<string, string> = {
   'get /v1/nfe-received': 'listReceivedNfe',
   'get /v1/nfe-received/info/{nfe_received_id}': 'getReceivedNfe',
   'get /v1/brands': 'listBrands',
+  'get /v1/me': 'getMe',
   'post /oauth/token': 'createToken',
   'get /oauth/authorize': 'authorizeApplication',
 };
