@@ -11,7 +11,6 @@ import { installHealth } from './http/health.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installRateLimits } from './http/rate-limit.ts';
-import { requestLogger } from './http/request-logger.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { meRoutes } from './modules/auth/me.ts';
@@ -51,7 +50,6 @@ function trustedProxies(setting: Config['trustProxy']) {
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(ctx.config.logLevel, options.logStream),
-    childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     // Keep-alive sockets are closed on shutdown so close() does not wait for idle clients.
     forceCloseConnections: 'idle',

@@ -5,7 +5,6 @@ import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './prepared.ts';
-import { timestamptzParser } from './timestamptz.ts';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -43,12 +42,10 @@ export type DatabaseOptions = {
 
 const DATE_OID = 1082;
 const INT8_OID = 20;
-const TIMESTAMPTZ_OID = 1184;
 // Dates stay 'YYYY-MM-DD' text (a Date would move them through the local time zone);
-// bigint counts fit a JS number; timestamptz values as pg-types gives them, with fewer allocations.
+// bigint counts fit a JS number; timestamptz values are the drivers' own Dates.
 pg.types.setTypeParser(DATE_OID, (v) => v);
 pg.types.setTypeParser(INT8_OID, (v) => Number(v));
-pg.types.setTypeParser(TIMESTAMPTZ_OID, timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text')));
 export const PGLITE_PARSERS = { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v) };
 
 export function isPostgresUrl(url: string | undefined): url is string {
