@@ -30,6 +30,8 @@ export type Config = {
   rateLimitPerMinute: number;
   tokenRateLimitPerMinute: number;
   logLevel: string;
+  /** How long a write's answer is kept for its Idempotency-Key. */
+  idempotencyTtlSeconds: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs. */
   trustProxy: false | number | string[];
 };
@@ -143,5 +145,6 @@ export function parseConfig(env: Env = process.env): Config {
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 1000000),
     logLevel,
     trustProxy: trustProxy(env),
+    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86400, 60, 2592000),
   };
 }

@@ -63,6 +63,7 @@ test('the configuration', async (t) => {
       tokenRateLimitPerMinute: 60,
       logLevel: 'info',
       trustProxy: false,
+      idempotencyTtlSeconds: 86400,
     });
   });
 

@@ -112,6 +112,7 @@ export function describeRoute({ schema, url, route }: { schema: Schema; url: str
   if (url.startsWith('/oauth/')) return { schema: describeOAuthRoute(described, url), url };
   const scope = route.config?.scope;
   if (scope) described.security = [{ oauth2: [scope] }, { bearer: [] }];
+  else if (route.config?.anyCredential) described.security = [{ oauth2: [] }, { bearer: [] }];
   described.response = responses(declared, route);
   return { schema: described, url };
 }

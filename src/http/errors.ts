@@ -100,6 +100,28 @@ export const errors = {
       'The product changed since it was read (expected_updated_at differs): nothing was written. Re-read it and seek new approval.',
       { extra: { conflicts } },
     ),
+  invalidIdempotencyKey: () =>
+    new AppError(
+      400,
+      'invalid_idempotency_key',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+      {
+        errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+      },
+    ),
+  idempotencyKeyReused: () =>
+    new AppError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with another request (method, URL or body); use a new key for a new request.',
+    ),
+  idempotencyKeyInUse: () =>
+    new AppError(
+      409,
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still running; retry after the Retry-After seconds.',
+      { headers: { 'retry-after': '1' } },
+    ),
   payloadTooLarge: () => new AppError(413, 'payload_too_large', 'The body is larger than 1 MiB.'),
   // Raised by Node before any route runs (src/http/connection-limits.ts).
   requestTimeout: () =>

@@ -4,6 +4,7 @@
 // writes nothing.
 // A dry run (dry-run.ts) runs the same planEdits and rolls back.
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
 import type { Edit } from './edit-input.ts';
 import { type Change, type Destination, planEdit } from './edit-plan.ts';
@@ -98,7 +99,7 @@ export function applyEdits(
   operation: EditOperation,
   actor: Record<string, unknown>,
 ): Promise<ProductRow[]> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const plans = await planEdits(trx, restaurantId, items, operation);
     const changed = plans.filter((plan) => plan.changes.length > 0);
     // A write equal to the stored values is accepted but moves no version and records no history.

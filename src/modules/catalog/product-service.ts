@@ -1,6 +1,7 @@
 // Product write use cases: load -> check -> write -> map. Rules of contract 2.1 and 4.4-4.7
 // (the reads are in read-service.ts).
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { errors, type FieldError, summarize } from '../../http/errors.ts';
 import { describePrincipal, type Principal } from '../../http/principal.ts';
 import { applyEdits, type EditItem } from './apply-edits.ts';
@@ -21,7 +22,7 @@ export async function createProduct(db: Db, restaurantId: number, body: CreateIn
   const invalid: FieldError[] = [];
   const values = parseCreate(body, invalid);
   rejectInvalid(invalid);
-  const row = await db.transaction().execute(async (trx) => {
+  const row = await inTransaction(db, async (trx) => {
     const destinations = await repository.lockDestinations(trx, restaurantId, [values.product_category_id]);
     const destination = destinations.get(values.product_category_id);
     if (!destination)

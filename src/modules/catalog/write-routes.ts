@@ -2,10 +2,11 @@
 // PATCH /v1/products/{productId}/availability (scope products:write).
 // Error responses are documented from config.errorKeys (src/http/docs-operation.ts).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../http/errors.ts';
-import { replyBranch, sendRenderedJson } from '../../http/json-reply.ts';
+import { type Answer, IdempotencyHeaders, idempotentWrite, render } from '../../http/idempotency.ts';
+import { replyBranch, sendJson, sendRenderedJson } from '../../http/json-reply.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
 import { bulkEditProducts, createProduct, editProduct, setAvailability } from './product-service.ts';
@@ -26,20 +27,36 @@ import {
 } from './schemas.ts';
 
 const scope = 'products:write' as const;
-const EDIT_KEYS = ['product_changes_required', 'product_not_found', 'product_category_not_found'];
+// idempotency_key_in_use is a 409 too: where 409 is the update conflict (edits), the header's
+// description names it instead.
+const ONCE_KEYS = ['invalid_idempotency_key', 'idempotency_key_reused'];
+const EDIT_KEYS = [
+  'product_changes_required',
+  'product_not_found',
+  'product_category_not_found',
+  ...ONCE_KEYS,
+];
 
 /** An edit without a body is an edit without a change. */
 async function requireChanges(request: FastifyRequest) {
   if (request.body === undefined || request.body === null) throw errors.productChangesRequired();
 }
 
+/** Sends a write's answer: made now, or replayed for its Idempotency-Key. */
+function sendAnswer(reply: FastifyReply, { status, body }: Answer): FastifyReply {
+  reply.code(status);
+  return typeof body === 'string' ? sendJson(reply, body) : sendRenderedJson(reply, body);
+}
+
 export function writeRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const once = (request: FastifyRequest, reply: FastifyReply, write: Parameters<typeof idempotentWrite>[4]) =>
+    idempotentWrite(request, reply, app.ctx.db, app.ctx.config.idempotencyTtlSeconds, write);
 
   app.post(
     '/v1/products',
     {
-      config: { scope, errorKeys: ['product_category_not_found'] },
+      config: { scope, errorKeys: ['product_category_not_found', 'idempotency_key_in_use', ...ONCE_KEYS] },
       preValidation: rejectReadOnly(CREATE_ONLY_REJECTS),
       schema: {
         summary: 'Create a product',
@@ -48,13 +65,18 @@ export function writeRoutes(fastify: FastifyInstance): void {
           'Required: name, product_category_id, price (> 0). Omitted fields take the defaults of the contract; ' +
           'the product goes to the end of its category and takes the category brand.',
         querystring: RestaurantQuery,
+        headers: IdempotencyHeaders,
         body: CreateBody,
         response: { 201: Product },
       },
     },
     async (request, reply) => {
-      const product = await createProduct(app.ctx.db, request.restaurantId, request.body, request.principal!);
-      return reply.code(201).send(product);
+      const { restaurantId, body, principal } = request;
+      const answer = await once(request, reply, async (db) => ({
+        status: 201,
+        body: render(reply, Product, await createProduct(db, restaurantId, body, principal!)),
+      }));
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -73,6 +95,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
           'Products come back in the order received. With `dry_run=true`: the same checks and errors, nothing ' +
           'written, and the answer is the review of each product (current, proposed, changes).',
         querystring: EditQuery,
+        headers: IdempotencyHeaders,
         body: BulkBody,
         response: { 200: Type.Union([Type.Array(Product), DryRunResult]), 409: ConflictError },
       },
@@ -81,7 +104,11 @@ export function writeRoutes(fastify: FastifyInstance): void {
       const { restaurantId, body, principal, query } = request;
       if (query.dry_run === true)
         return replyBranch(reply, DryRunResult, await previewBulkEdit(app.ctx.db, restaurantId, body));
-      return sendRenderedJson(reply, await bulkEditProducts(app.ctx.db, restaurantId, body, principal!));
+      const answer = await once(request, reply, async (db) => ({
+        status: 200,
+        body: await bulkEditProducts(db, restaurantId, body, principal!),
+      }));
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -100,6 +127,7 @@ export function writeRoutes(fastify: FastifyInstance): void {
           '(current, proposed, changes, expected_updated_at).',
         params: ProductParams,
         querystring: EditQuery,
+        headers: IdempotencyHeaders,
         body: EditBody,
         response: { 200: Type.Union([Product, DryRunResult]), 409: ConflictError },
       },
@@ -112,18 +140,21 @@ export function writeRoutes(fastify: FastifyInstance): void {
           DryRunResult,
           await previewEdit(app.ctx.db, restaurantId, params.productId, body),
         );
-      return replyBranch(
-        reply,
-        Product,
-        await editProduct(app.ctx.db, restaurantId, params.productId, body, principal!),
-      );
+      const answer = await once(request, reply, async (db) => ({
+        status: 200,
+        body: render(reply, Product, await editProduct(db, restaurantId, params.productId, body, principal!)),
+      }));
+      return sendAnswer(reply, answer);
     },
   );
 
   app.patch(
     '/v1/products/:productId/availability',
     {
-      config: { scope, errorKeys: ['product_changes_required', 'product_not_found'] },
+      config: {
+        scope,
+        errorKeys: ['product_changes_required', 'product_not_found', 'idempotency_key_in_use', ...ONCE_KEYS],
+      },
       preValidation: requireChanges,
       schema: {
         summary: 'Change in-store and/or delivery availability',
@@ -131,13 +162,22 @@ export function writeRoutes(fastify: FastifyInstance): void {
         description: 'available and/or available_in_delivery, independent; sold_off is edited with PUT.',
         params: ProductParams,
         querystring: RestaurantQuery,
+        headers: IdempotencyHeaders,
         body: AvailabilityBody,
         response: { 200: Product },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { restaurantId, params, body, principal } = request;
-      return setAvailability(app.ctx.db, restaurantId, params.productId, body, principal!);
+      const answer = await once(request, reply, async (db) => ({
+        status: 200,
+        body: render(
+          reply,
+          Product,
+          await setAvailability(db, restaurantId, params.productId, body, principal!),
+        ),
+      }));
+      return sendAnswer(reply, answer);
     },
   );
 }
