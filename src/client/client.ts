@@ -34,7 +34,6 @@ import {
   type ClientLogEvent,
   DEFAULT_RETRY,
   type Exchange,
-  NO_RETRY,
   READ_RETRY,
   type RetryPolicy,
   send,
@@ -60,7 +59,12 @@ export type ComandaClientOptions = {
   Pick<TokenManagerOptions, 'apiKey' | 'scope' | 'refreshToken' | 'onTokens' | 'refreshMarginSeconds'>
 >;
 
-export type CallOptions = { restaurantId?: number; signal?: AbortSignal };
+export type CallOptions = {
+  restaurantId?: number;
+  signal?: AbortSignal;
+  /** A write's Idempotency-Key; by default a new UUID per call, kept across its retries. */
+  idempotencyKey?: string;
+};
 
 /** `dryRun: true`: every check of the write, nothing written; the answer is the review. */
 export type EditOptions = CallOptions & { dryRun?: boolean };
@@ -206,8 +210,12 @@ export class ComandaClient {
     body: unknown,
     options: CallOptions = {},
   ): Promise<T> {
-    // A dry run writes nothing, so it is as safe to send again as a read.
+    // A dry run writes nothing, so it is as safe to send again as a read; a write carries an
+    // Idempotency-Key, so sending it again cannot apply it twice.
     const read = method === 'GET' || query.dry_run === 'true';
+    const once: Record<string, string> = read
+      ? {}
+      : { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() };
     const url = withQuery(path, { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId });
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.getAccessToken();
@@ -218,19 +226,20 @@ export class ComandaClient {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...once,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        retryOn: read ? READ_RETRY : NO_RETRY,
-        retryLost: read,
+        retryOn: READ_RETRY,
+        retryLost: read || once['idempotency-key'] !== undefined,
         signal: options.signal,
       };
       try {
         return (await parse(await send(this.#transport, exchange))) as T;
       } catch (error) {
-        // A refused token is dropped either way; only a read is sent again with a new one.
+        // A refused token is dropped and the call sent again once with a new one.
         if (!(error instanceof ComandaError) || error.status !== 401) throw error;
         this.tokens.invalidate?.(token);
-        if (!read || renewed) throw error;
+        if (renewed) throw error;
       }
     }
   }

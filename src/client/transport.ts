@@ -1,7 +1,8 @@
-// One HTTP exchange with bounded retries. Only what is safe is retried: a read (GET) on 429,
-// 502, 503, a timeout or a lost connection, and a token request on 429 (answered before the
-// grant runs). A write is sent once: without an answer its outcome is unknown, and the
-// contract forbids retrying it blindly.
+// One HTTP exchange with bounded retries. Only what is safe is retried: a read (GET), and a write
+// carrying an Idempotency-Key (the server applies it at most once), on 429, 502, 503, a timeout or
+// a lost connection; and a token request on 429 (answered before the grant runs). A write that
+// still has no answer has an unknown outcome: sent again with the same key, it is applied at most
+// once.
 import { ComandaError, errorFromResponse, maskSecrets } from './errors.ts';
 
 export type ClientLogEvent =
@@ -72,6 +73,15 @@ function backoff(policy: RetryPolicy, attempt: number): number {
 
 function lost(error: unknown, exchange: Exchange, timedOut: boolean): ComandaError {
   const reason = error instanceof Error ? error.message : String(error);
+  const key = exchange.headers['idempotency-key'];
+  if (key !== undefined) {
+    return new ComandaError(
+      0,
+      'outcome_unknown',
+      `${exchange.method} ${exchange.path}: no answer (${reason}); the write may or may not have been applied. Send it again with { idempotencyKey: '${key}' } to apply it at most once.`,
+      { cause: error },
+    );
+  }
   if (exchange.retryLost) {
     const key = timedOut ? 'timeout' : 'network_error';
     return new ComandaError(0, key, `${exchange.method} ${exchange.path}: no answer (${reason}).`, {

@@ -36,9 +36,11 @@ must pass \`restaurant_id\` in the query of every data route (never in the body)
 \`errors: [{field, message}]\`) with an \`X-Error-Id\` header to quote to support. The token endpoint
 answers RFC 6749 \`{error, error_description}\`.
 
-**Retries.** Reads may be retried on 429 (after \`Retry-After\`), 502 and 503. Writes (POST, PUT,
-PATCH) with an uncertain outcome must not be retried blindly: re-read first. There is no idempotency
-header. The \`test\` API key prefix is not a sandbox: it changes real data.`;
+**Retries.** Reads may be retried on 429 (after \`Retry-After\`), 502 and 503. A write (POST, PUT,
+PATCH) sent with an \`Idempotency-Key\` header may be retried with the same key: within 24 h the
+same request replays the first answer (\`Idempotent-Replayed: true\`) and writes nothing. Without
+a key, a write with an uncertain outcome must not be retried blindly: re-read first. The \`test\`
+API key prefix is not a sandbox: it changes real data.`;
 
 const TAGS = [
   { name: 'oauth', description: 'Token endpoint (no /v1 prefix) and installed-application approval.' },

@@ -66,7 +66,7 @@ test('ComandaClient change review against the real server', async (t) => {
   });
 });
 
-test('a dry run is retried like a read; the real edit is sent once', async (t) => {
+test('a dry run is retried like a read, and the real edit with its Idempotency-Key', async (t) => {
   const path = '/v1/products/7';
   const server = await scriptedServer(t, {
     [path]: [apiError(503, 'service_unavailable'), ok({ dry_run: true, products: [] })],
@@ -82,14 +82,18 @@ test('a dry run is retried like a read; the real edit is sent once', async (t) =
     server.received.map((r) => r.search),
     ['?dry_run=true', '?dry_run=true'],
   );
-  const retryFree = await scriptedServer(t, { [path]: [apiError(503, 'service_unavailable')] });
+  const retried = await scriptedServer(t, { [path]: [apiError(503, 'service_unavailable'), ok({ id: 7 })] });
   const writer = new ComandaClient({
-    baseUrl: retryFree.baseUrl,
+    baseUrl: retried.baseUrl,
     tokens: { getAccessToken: async () => 'cat_token' },
     retry: { retries: 2, baseDelayMs: 5, maxDelayMs: 20 },
   });
-  const error = await writer.editProduct(7, { price: 1 }).catch((e: unknown) => e);
-  assert.ok(error instanceof ComandaError && error.status === 503);
-  assert.equal(retryFree.received.length, 1);
-  assert.equal(retryFree.received[0].search, '');
+  assert.deepEqual(await writer.editProduct(7, { price: 1 }), { id: 7 });
+  assert.equal(retried.received.length, 2, 'the real edit is retried with its Idempotency-Key');
+  assert.equal(retried.received[0].search, '');
+  assert.equal(
+    retried.received[1].headers['idempotency-key'],
+    retried.received[0].headers['idempotency-key'],
+  );
+  assert.equal(server.received[0].headers['idempotency-key'], undefined, 'a dry run carries no key');
 });

@@ -6,6 +6,10 @@ import { apiError, hangUp, json, ok, type Script, scriptedServer } from './suppo
 const PAGE = { total: 0, count: 0, remaining: 0, limit: 100, offset: 0, cash_flows: [] };
 const PRODUCT = { id: 7, name: 'Margherita' };
 const FAST = { retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterSeconds: 5 };
+const json201 =
+  (body: unknown): Script =>
+  (_q, res) =>
+    json(res, 201, body);
 
 /** A client on a scripted server with a fixed token that counts its invalidations. */
 async function setup(t: Parameters<typeof scriptedServer>[0], scripts: Record<string, Script[]>) {
@@ -68,46 +72,67 @@ test('a Retry-After beyond the bound is not waited for: the 429 is thrown with i
   assert.equal(s.count('/v1/menu'), 1);
 });
 
-test('writes are never retried: 429, 503 and a 409 are thrown after one request', async (t) => {
+test('a write carries an Idempotency-Key and is retried with the same key on 429, 502 and 503', async (t) => {
   const s = await setup(t, {
-    '/v1/products': [apiError(429, 'rate_limited', { 'retry-after': '1' })],
-    '/v1/products/7': [apiError(503, 'service_unavailable')],
+    '/v1/products': [apiError(429, 'rate_limited', { 'retry-after': '1' }), json201(PRODUCT)],
+    '/v1/products/7': [apiError(503, 'service_unavailable'), ok(PRODUCT)],
     '/v1/products/bulk': [apiError(409, 'product_update_conflict')],
-    '/v1/products/7/availability': [apiError(502, 'bad_gateway')],
+    '/v1/products/7/availability': [apiError(502, 'bad_gateway'), ok(PRODUCT)],
   });
-  const created = await caught(s.client.createProduct({ name: 'X', product_category_id: 1, price: 10 }));
-  assert.deepEqual([created.status, created.key, created.retryAfter], [429, 'rate_limited', 1]);
-  assert.equal((await caught(s.client.editProduct(7, { price: 12 }))).status, 503);
+  assert.deepEqual(await s.client.createProduct({ name: 'X', product_category_id: 1, price: 10 }), PRODUCT);
+  assert.deepEqual(await s.client.editProduct(7, { price: 12 }), PRODUCT);
+  assert.deepEqual(await s.client.setAvailability(7, { available: false }), PRODUCT);
+  for (const path of ['/v1/products', '/v1/products/7', '/v1/products/7/availability']) {
+    const keys = s.received.filter((r) => r.path === path).map((r) => r.headers['idempotency-key']);
+    assert.equal(keys.length, 2, path);
+    assert.match(String(keys[0]), /^[0-9a-f-]{36}$/, `${path}: a UUID by default`);
+    assert.equal(keys[1], keys[0], `${path}: the retry sends the same key`);
+  }
   assert.equal(
     (await caught(s.client.bulkEditProducts([{ id: 7, price: 12 }]))).key,
     'product_update_conflict',
+    'a 409 is an answer, not a failure to retry',
   );
-  assert.equal((await caught(s.client.setAvailability(7, { available: false }))).status, 502);
-  for (const path of ['/v1/products', '/v1/products/7', '/v1/products/bulk', '/v1/products/7/availability']) {
-    assert.equal(s.count(path), 1, path);
-  }
+  assert.equal(s.count('/v1/products/bulk'), 1);
 });
 
-test('a lost answer is retried for a read and is outcome_unknown for a write, sent once', async (t) => {
-  const s = await setup(t, { '/v1/products/7': [hangUp, ok(PRODUCT)], '/v1/products': [hangUp] });
+test('a write keeps the key given by the caller, and two calls get two keys', async (t) => {
+  const s = await setup(t, { '/v1/products/7': [ok(PRODUCT), ok(PRODUCT), ok(PRODUCT)] });
+  await s.client.editProduct(7, { price: 1 }, { idempotencyKey: 'order-42-price' });
+  await s.client.editProduct(7, { price: 1 });
+  await s.client.editProduct(7, { price: 1 });
+  const [given, a, b] = s.received.map((r) => r.headers['idempotency-key']);
+  assert.equal(given, 'order-42-price');
+  assert.notEqual(a, b);
+});
+
+test('a lost answer is retried, a write with its key; a write never answered names its key', async (t) => {
+  const s = await setup(t, {
+    '/v1/products/7': [hangUp, ok(PRODUCT)],
+    '/v1/products': [hangUp, hangUp, hangUp, hangUp],
+  });
   assert.deepEqual(await s.client.getProduct(7), PRODUCT);
   assert.equal(s.count('/v1/products/7'), 2);
   const error = await caught(s.client.createProduct({ name: 'X', product_category_id: 1, price: 10 }));
   assert.deepEqual([error.status, error.key], [0, 'outcome_unknown']);
-  assert.match(error.message, /may or may not have been applied/);
-  assert.equal(s.count('/v1/products'), 1);
+  const key = s.received.find((r) => r.path === '/v1/products')!.headers['idempotency-key'];
+  assert.match(error.message, new RegExp(`may or may not have been applied.*idempotencyKey: '${key}'`));
+  assert.equal(s.count('/v1/products'), 4, 'the first attempt and 3 retries, all with one key');
 });
 
-test('a read refused with 401 is sent once more with a new token; a write is not', async (t) => {
+test('a call refused with 401 is sent once more with a new token, a write with its key', async (t) => {
   const s = await setup(t, {
     '/v1/menu': [apiError(401, 'invalid_token'), ok({ categories: [] })],
-    '/v1/products/7': [apiError(401, 'invalid_token')],
+    '/v1/products/7': [apiError(401, 'invalid_token'), ok(PRODUCT)],
   });
   await s.client.getMenu();
   assert.deepEqual(s.invalidated, ['cat_token0']);
   assert.equal(s.count('/v1/menu'), 2);
-  assert.equal((await caught(s.client.editProduct(7, { price: 1 }))).key, 'invalid_token');
-  assert.equal(s.count('/v1/products/7'), 1);
+  assert.deepEqual(await s.client.editProduct(7, { price: 1 }), PRODUCT);
+  const [first, second] = s.received.filter((r) => r.path === '/v1/products/7');
+  assert.equal(first.headers.authorization, 'Bearer cat_token1');
+  assert.equal(second.headers.authorization, 'Bearer cat_token2');
+  assert.equal(second.headers['idempotency-key'], first.headers['idempotency-key']);
   assert.deepEqual(s.invalidated, ['cat_token0', 'cat_token1'], 'the refused token is dropped');
 });
 

@@ -54,7 +54,14 @@ export type Script = (request: IncomingMessage, response: ServerResponse, body: 
 
 /** A server answering each request with the next script of its path (the last one repeats). */
 export async function scriptedServer(t: Pick<TestContext, 'after'>, scripts: Record<string, Script[]>) {
-  const received: { method: string; path: string; search: string; body: string; at: number }[] = [];
+  const received: {
+    method: string;
+    path: string;
+    search: string;
+    body: string;
+    at: number;
+    headers: IncomingMessage['headers'];
+  }[] = [];
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
@@ -63,7 +70,14 @@ export async function scriptedServer(t: Pick<TestContext, 'after'>, scripts: Rec
     request.on('end', () => {
       const { pathname: path, search } = new URL(request.url ?? '/', 'http://x');
       const count = received.filter((r) => r.path === path).length;
-      received.push({ method: request.method ?? '', path, search, body, at: Date.now() });
+      received.push({
+        method: request.method ?? '',
+        path,
+        search,
+        body,
+        at: Date.now(),
+        headers: request.headers,
+      });
       const list = scripts[path] ?? [
         (_q, res) => json(res, 404, { statusCode: 404, key: 'route_not_found', message: 'No route.' }),
       ];
