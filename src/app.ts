@@ -17,6 +17,7 @@ import { validatorCompiler } from './http/validation.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { consoleRoutes } from './modules/console/index.ts';
+import { eventRoutes } from './modules/events/routes.ts';
 import { financialRoutes } from './modules/financial/routes.ts';
 import { menuRoutes } from './modules/menu/routes.ts';
 import { nfeRoutes } from './modules/nfe/routes.ts';
@@ -76,5 +77,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(menuRoutes);
   await app.register(nfeRoutes);
   await app.register(consoleRoutes);
+  await app.register(eventRoutes);
   return app;
 }

@@ -26,6 +26,10 @@ export type Config = {
   logLevel: string;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs. */
   trustProxy: false | number | string[];
+  /** Days an event (and a webhook delivery) is kept before the periodic purge removes it. */
+  eventsRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: http and loopback/private receivers allowed (development, tests). */
+  webhookAllowPrivate: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -41,6 +45,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return Number(raw);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
 }
 
 function url(env: Env, name: string, protocols: string[], fallback?: string): string | undefined {
@@ -124,5 +135,7 @@ export function parseConfig(env: Env = process.env): Config {
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 1000000),
     logLevel,
     trustProxy: trustProxy(env),
+    eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
   };
 }

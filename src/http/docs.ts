@@ -18,6 +18,8 @@ const SCOPES = {
   'menu:read': 'Read the menu with effective price and availability per channel.',
   'financial:read': 'List financial entries (cash flows).',
   'nfe-received:read': 'List received NF-e and read one in detail.',
+  'webhooks:read': 'List webhook endpoints and their deliveries; application events in the feed.',
+  'webhooks:write': 'Create, test and delete webhook endpoints and rotate their secrets.',
 };
 
 const DESCRIPTION = `Back-office API for restaurants: catalog, menu, cash flows and received NF-e.
