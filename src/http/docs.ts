@@ -50,6 +50,7 @@ const TAGS = [
     name: 'nfe-received',
     description: 'Received NF-e: list from the local base, detail enriched by the provider.',
   },
+  { name: 'Events', description: 'The event feed in commit order and signed webhooks (Standard Webhooks).' },
 ];
 
 export async function installDocs(app: FastifyInstance, config: Config): Promise<void> {
