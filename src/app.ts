@@ -18,10 +18,10 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { consoleRoutes } from './modules/console/index.ts';
 import { eventRoutes } from './modules/events/routes.ts';
-import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { financialRoutes } from './modules/financial/routes.ts';
 import { menuRoutes } from './modules/menu/routes.ts';
 import { nfeRoutes } from './modules/nfe/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 
 export type AppContext = {
   config: Config;

@@ -64,7 +64,8 @@ export const errors = {
     new AppError(404, 'product_category_not_found', 'Product category not found.', fieldErrors(fields)),
   brandNotFound: () => new AppError(404, 'brand_not_found', 'Brand not found.'),
   nfeNotFound: () => new AppError(404, 'nfe_not_found', 'Received NF-e not found.'),
-  webhookEndpointNotFound: () => new AppError(404, 'webhook_endpoint_not_found', 'Webhook endpoint not found.'),
+  webhookEndpointNotFound: () =>
+    new AppError(404, 'webhook_endpoint_not_found', 'Webhook endpoint not found.'),
   webhookEndpointDisabled: () =>
     new AppError(
       409,

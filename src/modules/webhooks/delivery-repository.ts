@@ -63,26 +63,30 @@ export async function recordOutcome(
     if (outcome.ok) {
       await sql`update webhook_deliveries set status = 'succeeded', completed_at = now()
         where id = ${delivery.id}`.execute(trx);
-      await sql`update webhook_endpoints set failing_since = null where id = ${delivery.endpoint_id}`.execute(trx);
+      await sql`update webhook_endpoints set failing_since = null where id = ${delivery.endpoint_id}`.execute(
+        trx,
+      );
       return;
     }
-    await sql`update webhook_deliveries set
-        status = case when ${retryMs}::integer is null then 'failed' else 'pending' end,
-        completed_at = case when ${retryMs}::integer is null then now() end,
-        next_attempt_at = case when ${retryMs}::integer is null then next_attempt_at
-          else now() + make_interval(secs => ${retryMs}::integer / 1000.0) end
-      where id = ${delivery.id}`.execute(trx);
+    // The endpoint first: its row lock orders two failing attempts of the same endpoint.
+    const late = sql`failing_since < now() - make_interval(days => ${DISABLE_AFTER_DAYS})`;
     const { rows } = await sql<{ disabled: boolean }>`
       update webhook_endpoints set failing_since = coalesce(failing_since, now()),
-        disabled_at = case when failing_since < now() - make_interval(days => ${DISABLE_AFTER_DAYS})
-          then now() end,
-        disabled_reason = case when failing_since < now() - make_interval(days => ${DISABLE_AFTER_DAYS})
-          then ${`every delivery failed for ${DISABLE_AFTER_DAYS} days`} end
-      where id = ${delivery.endpoint_id} and disabled_at is null
+        disabled_reason = coalesce(disabled_reason,
+          case when ${late} then ${`every delivery failed for ${DISABLE_AFTER_DAYS} days`} end),
+        disabled_at = coalesce(disabled_at, case when ${late} then now() end)
+      where id = ${delivery.endpoint_id}
       returning disabled_at is not null as disabled`.execute(trx);
-    if (rows[0]?.disabled) {
+    const disabled = rows[0]?.disabled ?? true;
+    if (retryMs === null || disabled) {
+      // A disabled endpoint's pending deliveries (this one too) are given up.
       await sql`update webhook_deliveries set status = 'failed', completed_at = now()
-        where endpoint_id = ${delivery.endpoint_id} and status = 'pending'`.execute(trx);
+        where (id = ${delivery.id} or endpoint_id = ${disabled ? delivery.endpoint_id : 0})
+          and status = 'pending'`.execute(trx);
+      return;
     }
+    await sql`update webhook_deliveries
+      set next_attempt_at = now() + make_interval(secs => ${retryMs / 1000})
+      where id = ${delivery.id} and status = 'pending'`.execute(trx);
   });
 }

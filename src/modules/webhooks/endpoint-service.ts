@@ -5,8 +5,8 @@ import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { encryptSecret } from '../../lib/encryption.ts';
 import { isEventType, missingScope } from '../events/event-types.ts';
-import * as repository from './endpoint-repository.ts';
 import type { DeliveryRow, EndpointRow } from './endpoint-repository.ts';
+import * as repository from './endpoint-repository.ts';
 import type { CreateEndpointInput } from './schemas.ts';
 import { newSecret } from './signer.ts';
 import { checkWebhookUrl, UnsafeUrlError } from './url-safety.ts';
@@ -97,7 +97,13 @@ export async function removeEndpoint(db: Db, restaurantId: number, id: number): 
 export async function rotateEndpointSecret(db: Db, restaurantId: number, id: number, keys: Keys) {
   const secret = newSecret();
   const until = new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3_600_000);
-  const row = await repository.rotateSecret(db, restaurantId, id, encryptSecret(secret, keys.secretKey), until);
+  const row = await repository.rotateSecret(
+    db,
+    restaurantId,
+    id,
+    encryptSecret(secret, keys.secretKey),
+    until,
+  );
   if (!row) throw errors.webhookEndpointNotFound();
   return { ...mapEndpoint(row), secret };
 }

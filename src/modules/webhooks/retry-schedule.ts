@@ -8,7 +8,11 @@ export type RetrySchedule = { baseMs: number; factor: number; jitter: number };
 export const DEFAULT_SCHEDULE: RetrySchedule = { baseMs: 15_000, factor: 4, jitter: 0.2 };
 
 /** The wait after failed attempt `attempt`, or null when it was the last one. */
-export function retryDelay(attempt: number, schedule = DEFAULT_SCHEDULE, random = Math.random): number | null {
+export function retryDelay(
+  attempt: number,
+  schedule = DEFAULT_SCHEDULE,
+  random = Math.random,
+): number | null {
   if (attempt >= MAX_ATTEMPTS) return null;
   const base = schedule.baseMs * schedule.factor ** (attempt - 1);
   return Math.round(base * (1 - schedule.jitter + 2 * schedule.jitter * random()));

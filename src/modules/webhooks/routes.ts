@@ -39,7 +39,13 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const created = await service.createEndpoint(db, request.restaurantId, request.principal!, request.body, keys);
+      const created = await service.createEndpoint(
+        db,
+        request.restaurantId,
+        request.principal!,
+        request.body,
+        keys,
+      );
       return reply.code(201).send(created);
     },
   );
@@ -111,7 +117,12 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      service.endpointDeliveries(db, request.restaurantId, request.params.webhookEndpointId, request.query.limit),
+      service.endpointDeliveries(
+        db,
+        request.restaurantId,
+        request.params.webhookEndpointId,
+        request.query.limit,
+      ),
   );
 
   app.post(
@@ -129,7 +140,9 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await service.sendTestEvent(db, request.restaurantId, request.params.webhookEndpointId)),
+      reply
+        .code(202)
+        .send(await service.sendTestEvent(db, request.restaurantId, request.params.webhookEndpointId)),
   );
 
   app.post(

@@ -63,7 +63,13 @@ export function createSender(options: SenderOptions): Sender {
       const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
       // A literal address is connected to without any lookup: it is judged here.
       if (!options.allowPrivate && isIP(host) && !isPublicAddress(host)) {
-        return { statusCode: null, durationMs: 0, body: null, error: 'private or reserved address', ok: false };
+        return {
+          statusCode: null,
+          durationMs: 0,
+          body: null,
+          error: 'private or reserved address',
+          ok: false,
+        };
       }
       try {
         const answer = await request(url, {
@@ -71,7 +77,10 @@ export function createSender(options: SenderOptions): Sender {
           dispatcher: agent,
           headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'comanda-webhooks/1' },
           body,
-          signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), ...(options.stop ? [options.stop] : [])]),
+          signal: AbortSignal.any([
+            AbortSignal.timeout(options.timeoutMs),
+            ...(options.stop ? [options.stop] : []),
+          ]),
         });
         const text = await readStart(answer.body);
         const ok = answer.statusCode >= 200 && answer.statusCode < 300;

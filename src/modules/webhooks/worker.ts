@@ -64,7 +64,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
         options.log(err);
         return 0;
       });
-      if (done < batch) await sleep(options.pollMs ?? 100, undefined, { signal: stopping.signal }).catch(() => {});
+      if (done < batch)
+        await sleep(options.pollMs ?? 100, undefined, { signal: stopping.signal }).catch(() => {});
     }
   }
 
