@@ -132,3 +132,24 @@ export async function listDeliveries(db: Db, endpointId: number, limit: number):
     order by d.id desc limit ${limit}`.execute(db);
   return rows;
 }
+
+export type EndpointSummary = EndpointRow & {
+  restaurant_id: number;
+  pending: number;
+  failed: number;
+  last_delivery_at: Date | null;
+};
+
+/** Every endpoint (of one restaurant when given) with its queue, for the command line. */
+export async function summarizeEndpoints(db: Db, restaurantId: number | null): Promise<EndpointSummary[]> {
+  const { rows } = await sql<EndpointSummary>`
+    select w.id, w.restaurant_id, w.url, w.events, w.description, w.disabled_at, w.disabled_reason,
+      w.previous_secret_expires_at, w.created_at,
+      count(*) filter (where d.status = 'pending')::int as pending,
+      count(*) filter (where d.status = 'failed')::int as failed,
+      max(d.completed_at) as last_delivery_at
+    from webhook_endpoints w left join webhook_deliveries d on d.endpoint_id = w.id
+    where ${restaurantId === null ? sql`true` : sql`w.restaurant_id = ${restaurantId}`}
+    group by w.id order by w.restaurant_id, w.id`.execute(db);
+  return rows;
+}
