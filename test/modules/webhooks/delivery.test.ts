@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
@@ -19,7 +18,7 @@ test('webhook delivery', async (t) => {
     allowPrivate: true,
     log: (err) => assert.fail(String(err)),
     timeoutMs: 500,
-    schedule: { baseMs: 50, factor: 2, jitter: 0 },
+    schedule: { baseMs: 60_000, factor: 2, jitter: 0 },
   });
   t.after(() => worker.stop());
   const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
@@ -35,6 +34,9 @@ test('webhook delivery', async (t) => {
   };
   const edit = (name: string, id = products[0]) =>
     app.inject({ method: 'PUT', url: `/v1/products/${id}`, headers: { authorization }, payload: { name } });
+  /** The pending retries' backoff has passed (the clock is not waited on). */
+  const dueNow = () =>
+    sql`update webhook_deliveries set next_attempt_at = now() where status = 'pending'`.execute(db);
   const deliveries = async (id: number) =>
     (await api('GET', `/v1/webhook-endpoints/${id}/deliveries`)).json().data;
 
@@ -100,10 +102,10 @@ test('webhook delivery', async (t) => {
       assert.equal(await worker.runOnce(), 0, 'the retry waits for its backoff');
       await receiver.reopen();
       receiver.respond = (_req, res) => res.writeHead(503).end('busy');
-      await sleep(80);
+      await dueNow();
       assert.equal(await worker.runOnce(), 1);
       receiver.respond = (_req, res) => res.writeHead(204).end();
-      await sleep(150);
+      await dueNow();
       assert.equal(await worker.runOnce(), 1);
       assert.equal(receiver.received.length, 2);
       assert.equal(receiver.received[0].headers['webhook-id'], receiver.received[1].headers['webhook-id']);
@@ -165,7 +167,7 @@ test('webhook delivery', async (t) => {
     await worker.runOnce();
     await sql`update webhook_endpoints set failing_since = now() - interval '3 days 1 minute'`.execute(db);
     await edit('Margherita Fora Ainda');
-    await sleep(60);
+    await dueNow();
     await worker.runOnce();
     const read = (await api('GET', `/v1/webhook-endpoints/${endpoint.id}`)).json();
     assert.equal(read.status, 'disabled');
