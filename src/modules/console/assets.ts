@@ -30,6 +30,7 @@ h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
 .head{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:space-between;margin-bottom:1rem}
 .head h1{margin:0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1.25rem 1.5rem}
+.card+.card{margin-top:1rem}
 .narrow{max-width:34rem;margin:2rem auto}
 .wide{max-width:46rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
