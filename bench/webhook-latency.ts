@@ -2,7 +2,8 @@
 // server (`node src/main.ts`, a child process) on a fresh PostgreSQL database with 100 restaurants,
 // one webhook endpoint each on a receiver here on 127.0.0.1; product edits at `--rate` a minute
 // spread over the restaurants. For each edit: from its answer (the commit is before it) and from
-// its request to the receiver's 2xx, p50/p99; also the edits' own latency. Prints a Markdown table.
+// its request to the receiver's 2xx, p50/p99; also the edits' own latency, and the feed's first page
+// (100 events) against the NF-e list (100 notes) of one restaurant, in the same run. Prints Markdown.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Principal } from '../src/http/principal.ts';
+import { recordEvents } from '../src/modules/events/outbox.ts';
 import { createEndpoint } from '../src/modules/webhooks/endpoint-service.ts';
 import { issueCredentials } from './credentials.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
@@ -77,6 +79,38 @@ for (let r = 0; r < RESTAURANTS; r++) {
   await createEndpoint(handle.db, id, session, { url: hook, events: ['product.updated'] }, keys);
   restaurants.push({ id, products: rows.map((row) => row.id) });
 }
+// The feed-against-NF-e comparison: a full first page of events and 100 notes of one restaurant.
+const compared = restaurants[0].id;
+await recordEvents(
+  handle.db,
+  Array.from({ length: 100 }, (_, n) => ({
+    restaurant_id: compared,
+    type: 'product.updated' as const,
+    data: {
+      product_id: restaurants[0].products[0],
+      operation: 'edit',
+      changes: [{ field: 'price', from: '30.00', to: `${n}.00` }],
+    },
+  })),
+);
+const brand = await handle.db
+  .insertInto('brands')
+  .values({
+    restaurant_id: compared,
+    name: 'Bench',
+    fantasy_name: null,
+    cnpj: null,
+    is_default: true,
+    fiscal_token_encrypted: null,
+  })
+  .returning('id')
+  .executeTakeFirstOrThrow();
+await sql`
+  insert into nfe_received (restaurant_id, brand_id, access_key, issuer_name, issuer_document, total, situation,
+    complete, manifestation_type, issued_at)
+  select ${compared}, ${brand.id}, lpad(n::text, 44, '3'), 'Distribuidora Sul', '12345678000199', 300,
+    'autorizada', true, 'confirmacao', timestamptz '2026-01-10 13:00Z' + n * interval '1 minute'
+  from generate_series(1, 100) n`.execute(handle.db);
 const credentials = await issueCredentials(
   handle.db,
   restaurants.map((r) => r.id),
@@ -119,6 +153,25 @@ await Promise.all(edits);
 const deadline = performance.now() + 30_000;
 while (received.size < sent.size && performance.now() < deadline)
   await new Promise((r) => setTimeout(r, 100));
+
+const timeGets = async (path: string, count: number) => {
+  const times: number[] = [];
+  const authorization = credentials.get(compared)!.authorization;
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    const res = await fetch(`${server.url}${path}`, { headers: { authorization } });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+    times.push(performance.now() - start);
+  }
+  return times;
+};
+const FEED = '/v1/events?limit=100';
+const NFE = '/v1/nfe-received?start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T23:59:59Z';
+await timeGets(FEED, 50);
+await timeGets(NFE, 50);
+const feedTimes = await timeGets(FEED, 300);
+const nfeTimes = await timeGets(NFE, 300);
 await server.stop();
 receiver.close();
 
@@ -147,3 +200,8 @@ console.log('| measure | p50 | p99 |\n| --- | --- | --- |');
 console.log(line("edit's answer -> receiver (commit is before the answer)", fromAnswer));
 console.log(line("edit's request -> receiver", fromRequest));
 console.log(line('edit request -> answer', editLatency));
+console.log(line('GET /v1/events, first page of 100', feedTimes));
+console.log(line('GET /v1/nfe-received, 100 notes', nfeTimes));
+console.log(
+  `\nfeed / NF-e list p50 ratio: ${(quantile(feedTimes, 0.5) / quantile(nfeTimes, 0.5)).toFixed(2)}`,
+);

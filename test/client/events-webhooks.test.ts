@@ -5,6 +5,7 @@ import { ComandaClient, type ComandaError, verifyWebhook } from '../../src/clien
 import { recordEvents } from '../../src/modules/events/outbox.ts';
 import { newSecret, signedHeaders } from '../../src/modules/webhooks/signer.ts';
 import { addRestaurant } from '../support/catalog-world.ts';
+import { feedSettled } from '../support/events-world.ts';
 import { apiKeyFor, listeningApp } from './support.ts';
 
 test('the client and webhook verification', async (t) => {
@@ -21,6 +22,7 @@ test('the client and webhook verification', async (t) => {
   );
 
   await t.test('listEvents walks the feed page by page in order', async () => {
+    await feedSettled(ctx.db);
     const pages = [];
     for await (const page of client.listEvents({ limit: 2, types: ['product.updated'] })) pages.push(page);
     assert.deepEqual(

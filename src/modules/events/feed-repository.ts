@@ -5,16 +5,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Cursor } from './cursor.ts';
+import { EVENT_JSON } from './outbox.ts';
 
-export type EventRow = {
-  seq: number;
-  id: string;
-  type: string;
-  restaurant_id: number;
-  created_at: Date;
-  data: Record<string, unknown>;
-  xid: string;
-};
+/** An event's place in commit order, its time, and the event as JSON text (EVENT_JSON). */
+export type EventRow = { seq: number; xid: string; created_at: Date; json: string };
 
 export async function listEvents(
   db: Db,
@@ -25,7 +19,7 @@ export async function listEvents(
 ): Promise<EventRow[]> {
   const from = after ? sql`and (xid, seq) > (${after.xid}::xid8, ${after.seq}::bigint)` : sql``;
   const { rows } = await sql<EventRow>`
-    select seq, id, type, restaurant_id, created_at, data, xid::text as xid from events
+    select seq, xid::text as xid, created_at, ${EVENT_JSON}::text as json from events e
     where restaurant_id = ${restaurantId} and type = any(${types}::text[])
       and xid < pg_snapshot_xmin(pg_current_snapshot()) ${from}
     order by xid, seq limit ${limit}`.execute(db);

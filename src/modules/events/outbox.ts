@@ -11,6 +11,10 @@ export type NewEvent = { restaurant_id: number; type: EventType; data: Record<st
 /** `created_at` as the feed's Date.toISOString() writes it (timestamptz(3): milliseconds). */
 export const ISO_INSTANT = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
 
+/** The event as the feed shows it and a webhook sends it, as jsonb, from a row `e` of events. */
+export const EVENT_JSON = sql`jsonb_build_object('id', e.id, 'type', e.type, 'restaurant_id', e.restaurant_id,
+  'created_at', to_char(e.created_at at time zone 'UTC', ${ISO_INSTANT}), 'data', e.data)`;
+
 /**
  * The common table expressions that write the events and their deliveries, for a statement that
  * makes the change itself (one round trip): `with <change>, ${eventCtes(events)} select ...`.
@@ -23,9 +27,7 @@ export function eventCtes(events: NewEvent[]) {
       returning id, restaurant_id, type, data, created_at
     ), queued_deliveries as (
       insert into webhook_deliveries (endpoint_id, event_id, event_type, payload)
-      select w.id, e.id, e.type, jsonb_build_object(
-        'id', e.id, 'type', e.type, 'restaurant_id', e.restaurant_id,
-        'created_at', to_char(e.created_at at time zone 'UTC', ${ISO_INSTANT}), 'data', e.data)
+      select w.id, e.id, e.type, ${EVENT_JSON}
       from recorded_events e
       join webhook_endpoints w on w.restaurant_id = e.restaurant_id and e.type = any(w.events)
         and w.disabled_at is null

@@ -1,6 +1,7 @@
 // GET /v1/events (any read scope; each credential sees the types of the resources it may read).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../http/json-reply.ts';
 import { FEED_SCOPES } from './event-types.ts';
 import { eventFeed } from './feed-service.ts';
 import { EventsPage, EventsQuery } from './schemas.ts';
@@ -26,13 +27,16 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: EventsPage },
       },
     },
-    async (request) =>
-      eventFeed(
-        app.ctx.db,
+    async (request, reply) => {
+      const { db, config } = app.ctx;
+      const page = await eventFeed(
+        db,
         request.restaurantId,
         request.principal!,
         request.query,
-        app.ctx.config.eventsRetentionDays,
-      ),
+        config.eventsRetentionDays,
+      );
+      return sendJson(reply, page);
+    },
   );
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { eventsWorld, feedSettled } from '../../support/events-world.ts';
 
 const insert = `insert into events (restaurant_id, type, data) values ($1, 'product.updated', $2) returning seq`;
 
@@ -39,6 +39,7 @@ test('the feed follows commit order', {
     // The later id has committed, but an older transaction is still open: nothing is shown yet.
     assert.deepEqual(during.data, []);
     await early.query('commit');
+    await feedSettled(world.db);
     const after = await page(during.next_cursor);
     assert.deepEqual(
       after.data.map((e: { data: { n: string } }) => e.data.n),
@@ -47,10 +48,12 @@ test('the feed follows commit order', {
   });
 
   await t.test('events behind a cursor handed out are never returned again', async () => {
+    await feedSettled(world.db);
     const first = await page(null);
     await late.query('begin');
     await late.query(insert, [world.restaurant, { n: 'third' }]);
     await late.query('commit');
+    await feedSettled(world.db);
     const next = await page(first.next_cursor);
     assert.deepEqual(
       next.data.map((e: { data: { n: string } }) => e.data.n),
@@ -59,6 +62,7 @@ test('the feed follows commit order', {
   });
 
   await t.test('a transaction that took its xid first but wrote its event last is shown first', async () => {
+    await feedSettled(world.db);
     const start = (await page(null)).next_cursor;
     await early.query('begin');
     await early.query('select pg_current_xact_id()');
@@ -68,6 +72,7 @@ test('the feed follows commit order', {
     await late.query('commit');
     assert.deepEqual((await page(start)).data, []);
     await early.query('commit');
+    await feedSettled(world.db);
     assert.deepEqual(
       (await page(start)).data.map((e: { data: { n: string } }) => e.data.n),
       ['xid first', 'written first'],

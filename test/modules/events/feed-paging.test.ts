@@ -1,16 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { Check } from 'typebox/value';
 import { encodeCursor } from '../../../src/modules/events/cursor.ts';
 import { purgeEvents } from '../../../src/modules/events/feed-repository.ts';
 import { recordEvents } from '../../../src/modules/events/outbox.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { EventsPage } from '../../../src/modules/events/schemas.ts';
+import { eventsWorld, feedSettled } from '../../support/events-world.ts';
 
 test('event feed pages, scopes and retention', async (t) => {
   const world = await eventsWorld(t);
   const { app, db, restaurant } = world;
-  const get = async (query: string, authorization: string) =>
-    app.inject({ url: `/v1/events${query}`, headers: { authorization } });
+  const get = async (query: string, authorization: string) => {
+    await feedSettled(db);
+    return app.inject({ url: `/v1/events${query}`, headers: { authorization } });
+  };
   const all = await world.bearer();
   await recordEvents(db, [
     ...[1, 2, 3, 4, 5].map((n) => ({
@@ -43,6 +47,18 @@ test('event feed pages, scopes and retention', async (t) => {
       rows.map((r) => r.id),
     );
   });
+
+  await t.test(
+    "a page, assembled from the events' own JSON, is what the response schema describes",
+    async () => {
+      const res = await get('?limit=3', all);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      const page = res.json();
+      assert.ok(Check(EventsPage, page), res.body);
+      assert.deepEqual(Object.keys(page.data[0]), ['id', 'data', 'type', 'created_at', 'restaurant_id']);
+      assert.equal(page.data[0].created_at, new Date(page.data[0].created_at).toISOString());
+    },
+  );
 
   await t.test('types filters the feed', async () => {
     const body = (await get('?types=nfe_received.created,cash_flows.updated', all)).json();

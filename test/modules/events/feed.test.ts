@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { eventsWorld } from '../../support/events-world.ts';
+import { eventsWorld, feedSettled } from '../../support/events-world.ts';
 
 test('the event feed', async (t) => {
   const world = await eventsWorld(t);
   const { app, db, products } = world;
   const writer = await world.bearer(['products:write', 'products:read']);
   const reader = await world.bearer(['products:read']);
-  const feed = async (query = '', authorization = reader) =>
-    app.inject({ url: `/v1/events${query}`, headers: { authorization } });
+  const feed = async (query = '', authorization = reader) => {
+    await feedSettled(db);
+    return app.inject({ url: `/v1/events${query}`, headers: { authorization } });
+  };
   const edit = (id: number, payload: object) =>
     app.inject({ method: 'PUT', url: `/v1/products/${id}`, headers: { authorization: writer }, payload });
 

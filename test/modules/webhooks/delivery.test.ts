@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { eventsWorld, feedSettled } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 test('webhook delivery', async (t) => {
@@ -68,6 +68,7 @@ test('webhook delivery', async (t) => {
       const [request] = receiver.received;
       const payload = new Webhook(endpoint.secret).verify(request.body, request.headers) as { id: string };
       assert.equal(request.headers['content-type'], 'application/json');
+      await feedSettled(db);
       const [event] = (await api('GET', '/v1/events?types=product.updated')).json().data;
       assert.deepEqual(payload, event);
       assert.equal(request.headers['webhook-id'], event.id);
