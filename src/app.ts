@@ -17,9 +17,11 @@ import { meRoutes } from './modules/auth/me.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { catalogRoutes } from './modules/catalog/index.ts';
 import { consoleRoutes } from './modules/console/index.ts';
+import { eventRoutes } from './modules/events/routes.ts';
 import { financialRoutes } from './modules/financial/routes.ts';
 import { menuRoutes } from './modules/menu/routes.ts';
 import { nfeRoutes } from './modules/nfe/routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
 
 export type AppContext = {
   config: Config;
@@ -76,5 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(menuRoutes);
   await app.register(nfeRoutes);
   await app.register(consoleRoutes);
+  await app.register(eventRoutes);
+  await app.register(webhookRoutes);
   return app;
 }

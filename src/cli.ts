@@ -6,6 +6,7 @@ import { registerDatabaseCommands } from './cli/database-commands.ts';
 import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
 import { registerServe } from './cli/serve.ts';
 import { registerUserCommands } from './cli/user.ts';
+import { registerWebhookCommands } from './cli/webhook-commands.ts';
 
 const program = new Command('comanda')
   .description(
@@ -18,5 +19,6 @@ registerDatabaseCommands(program);
 registerCredentialCommands(program);
 registerFiscalSimulator(program);
 registerUserCommands(program);
+registerWebhookCommands(program);
 
 await program.parseAsync();

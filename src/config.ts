@@ -34,6 +34,10 @@ export type Config = {
   idempotencyTtlSeconds: number;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs. */
   trustProxy: false | number | string[];
+  /** Days an event (and a webhook delivery) is kept before the periodic purge removes it. */
+  eventsRetentionDays: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: http and loopback/private receivers allowed (development, tests). */
+  webhookAllowPrivate: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -49,6 +53,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return Number(raw);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
 }
 
 function url(env: Env, name: string, protocols: string[], fallback?: string): string | undefined {
@@ -146,5 +157,7 @@ export function parseConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: trustProxy(env),
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86400, 60, 2592000),
+    eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
   };
 }

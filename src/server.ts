@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateFor } from './db/migrate.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
+import { startBackgroundJobs } from './modules/webhooks/background.ts';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -38,6 +39,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     options.routes?.(app);
     const address = await app.listen({ port: config.port, host: config.host });
     await owner?.serve({ config, db: database.db, secrets });
+    // Webhook deliveries and the event purge; stopped before the database closes.
+    const jobs = startBackgroundJobs(app);
     const opened = database;
     let stopping: Promise<void> | undefined;
     const stop = () => {
@@ -48,10 +51,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         // SHUTDOWN_TIMEOUT_MS: requests still in flight then are cut (their transactions, never
         // committed, roll back when the connection goes); stopOnSignals exits soon after.
         const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
-        await app.close().finally(() => {
-          clearInterval(idle);
-          clearTimeout(cut);
-        });
+        await Promise.all([
+          jobs.stop(),
+          app.close().finally(() => {
+            clearInterval(idle);
+            clearTimeout(cut);
+          }),
+        ]);
         await owner?.closeChannel();
         await opened.close();
         owner?.release();

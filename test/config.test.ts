@@ -36,6 +36,8 @@ const INVALID: [string, string, RegExp][] = [
   ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY must be a hop count .* \(got "10.0.0.0\/33"\)$/],
   ['TRUST_PROXY', '127.0.0.1, proxy.internal', /^TRUST_PROXY .* \(got "proxy.internal"\)$/],
   ['TRUST_PROXY', '11', /^TRUST_PROXY .* at most 10 hops\)$/],
+  ['EVENTS_RETENTION_DAYS', '0', /^EVENTS_RETENTION_DAYS must be a whole number from 1 to 3650 \(got "0"\)$/],
+  ['WEBHOOK_ALLOW_PRIVATE', 'yes', /^WEBHOOK_ALLOW_PRIVATE must be 1 or 0 \(got "yes"\)$/],
 ];
 
 test('the configuration', async (t) => {
@@ -64,8 +66,19 @@ test('the configuration', async (t) => {
       logLevel: 'info',
       trustProxy: false,
       idempotencyTtlSeconds: 86400,
+      eventsRetentionDays: 30,
+      webhookAllowPrivate: false,
     });
   });
+
+  await t.test(
+    'WEBHOOK_ALLOW_PRIVATE=1 allows private receivers and EVENTS_RETENTION_DAYS sets the retention',
+    () => {
+      const config = parseConfig({ WEBHOOK_ALLOW_PRIVATE: '1', EVENTS_RETENTION_DAYS: '7' });
+      assert.equal(config.webhookAllowPrivate, true);
+      assert.equal(config.eventsRetentionDays, 7);
+    },
+  );
 
   await t.test("TRUST_PROXY takes a hop count or the proxies' addresses and CIDRs", () => {
     assert.equal(parseConfig({ TRUST_PROXY: '1' }).trustProxy, 1);

@@ -9,6 +9,8 @@ import { ImportError, type ImportProgress, importData } from '../import/import.t
 import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
 import { signSession } from '../modules/auth/session-token.ts';
 import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
+import { summarizeEndpoints } from '../modules/webhooks/endpoint-repository.ts';
+import { mapEndpoint } from '../modules/webhooks/endpoint-service.ts';
 
 export type CommandContext = {
   db: Db;
@@ -101,6 +103,20 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
     const token = signSession(restaurantId, ttl, ctx.secrets.sessionSecret, now);
     const expiresAt = new Date((Math.floor(now / 1000) + ttl) * 1000).toISOString();
     return { session_token: token, restaurant_id: restaurantId, expires_at: expiresAt };
+  },
+
+  'webhooks list': async (ctx, args) => {
+    const restaurantId = args.restaurant_id === undefined ? null : ids(args.restaurant_id, '--restaurant')[0];
+    const rows = await summarizeEndpoints(ctx.db, restaurantId);
+    return {
+      webhook_endpoints: rows.map((row) => ({
+        ...mapEndpoint(row),
+        restaurant_id: row.restaurant_id,
+        pending_deliveries: row.pending,
+        failed_deliveries: row.failed,
+        last_delivery_at: row.last_delivery_at?.toISOString() ?? null,
+      })),
+    };
   },
 
   'user create': async (ctx, args) => {

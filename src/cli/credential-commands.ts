@@ -40,7 +40,7 @@ export function registerCredentialCommands(program: Command): void {
     .requiredOption('--restaurant <id...>', 'restaurant id(s) the key may act for')
     .requiredOption(
       '--scope <scope...>',
-      'scope(s): products:read products:write menu:read financial:read nfe-received:read',
+      'scope(s): products:read products:write menu:read financial:read nfe-received:read webhooks:read webhooks:write',
     )
     .option('--name <name>', 'a name to recognise the key by')
     .option('--test', 'a ck_test_ key (same real data; for test integrations)')

@@ -10,6 +10,15 @@ import type {
 } from './change-review-types.ts';
 import { ComandaError } from './errors.ts';
 import type {
+  EventsPage,
+  EventsQuery,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointWithSecret,
+  WebhookTestQueued,
+} from './event-types.ts';
+import type {
   CatalogCategory,
   Menu,
   MenuQuery,
@@ -203,6 +212,62 @@ export class ComandaClient {
     return this.#call('GET', `/v1/nfe-received/info/${id(nfeReceivedId)}`, {}, undefined, options);
   }
 
+  /** One page of the event feed, in commit order; pass `next_cursor` back as `after`. */
+  eventsPage({ types, ...query }: EventsQuery = {}, options?: CallOptions): Promise<EventsPage> {
+    return this.#call('GET', '/v1/events', { ...query, types: types?.join(',') }, undefined, options);
+  }
+
+  /** The feed page after page from `after` until no more is ready (`next_cursor` of the last one resumes). */
+  async *listEvents(query: EventsQuery = {}, options?: CallOptions): AsyncGenerator<EventsPage> {
+    let after = query.after;
+    for (;;) {
+      const page = await this.eventsPage({ ...query, after }, options);
+      yield page;
+      if (!page.has_more) return;
+      after = page.next_cursor ?? undefined;
+    }
+  }
+
+  createWebhookEndpoint(
+    endpoint: WebhookEndpointCreate,
+    options?: CallOptions,
+  ): Promise<WebhookEndpointWithSecret> {
+    return this.#call('POST', '/v1/webhook-endpoints', {}, endpoint, options);
+  }
+
+  async listWebhookEndpoints(options?: CallOptions): Promise<WebhookEndpoint[]> {
+    return (
+      await this.#call<{ data: WebhookEndpoint[] }>('GET', '/v1/webhook-endpoints', {}, undefined, options)
+    ).data;
+  }
+
+  getWebhookEndpoint(endpointId: number, options?: CallOptions): Promise<WebhookEndpoint> {
+    return this.#call('GET', `/v1/webhook-endpoints/${id(endpointId)}`, {}, undefined, options);
+  }
+
+  async deleteWebhookEndpoint(endpointId: number, options?: CallOptions): Promise<void> {
+    await this.#call('DELETE', `/v1/webhook-endpoints/${id(endpointId)}`, {}, undefined, options);
+  }
+
+  async listWebhookDeliveries(endpointId: number, options?: CallOptions): Promise<WebhookDelivery[]> {
+    const path = `/v1/webhook-endpoints/${id(endpointId)}/deliveries`;
+    return (await this.#call<{ data: WebhookDelivery[] }>('GET', path, {}, undefined, options)).data;
+  }
+
+  testWebhookEndpoint(endpointId: number, options?: CallOptions): Promise<WebhookTestQueued> {
+    return this.#call('POST', `/v1/webhook-endpoints/${id(endpointId)}/test`, {}, undefined, options);
+  }
+
+  rotateWebhookSecret(endpointId: number, options?: CallOptions): Promise<WebhookEndpointWithSecret> {
+    return this.#call(
+      'POST',
+      `/v1/webhook-endpoints/${id(endpointId)}/rotate-secret`,
+      {},
+      undefined,
+      options,
+    );
+  }
+
   async #call<T>(
     method: Method,
     path: string,
@@ -262,6 +327,7 @@ function withQuery(path: string, query: Query): string {
 
 async function parse(response: Response): Promise<unknown> {
   const text = await response.text();
+  if (response.status === 204) return undefined;
   try {
     return JSON.parse(text);
   } catch (cause) {

@@ -9,7 +9,9 @@ export {
   type TokenSource,
 } from './client.ts';
 export { ComandaError, type FieldError, maskSecrets } from './errors.ts';
+export type * from './event-types.ts';
 export type * from './product-types.ts';
 export type * from './report-types.ts';
 export { TokenManager, type TokenManagerOptions, type TokenSet } from './token-manager.ts';
 export type { ClientLogEvent, RetryPolicy } from './transport.ts';
+export { verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from './verify-webhook.ts';

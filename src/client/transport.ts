@@ -30,7 +30,7 @@ export type Transport = {
 };
 
 export type Exchange = {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   body?: string;

@@ -309,6 +309,57 @@ export interface AppConsentsTable {
   consented_at: Instant;
 }
 
+export interface EventsTable {
+  seq: Generated<number>;
+  /** `evt_` and 32 hex digits, the event's public id. */
+  id: Generated<string>;
+  restaurant_id: number;
+  type: string;
+  data: Json<unknown>;
+  created_at: Generated<Date>;
+  /** The writing transaction (xid8, read as text); the feed orders by it. */
+  xid: Generated<string>;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  restaurant_id: number;
+  url: string;
+  events: string[];
+  description: Generated<string>;
+  /** encryptSecret (src/lib/encryption.ts) of the `whsec_` secret. */
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: NullableInstant;
+  failing_since: NullableInstant;
+  disabled_at: NullableInstant;
+  disabled_reason: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  payload: Json<unknown>;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  created_at: Generated<Date>;
+  completed_at: NullableInstant;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: Instant;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   brands: BrandsTable;
@@ -337,6 +388,10 @@ export interface Database {
   staff_user_restaurants: StaffUserRestaurantsTable;
   console_sessions: ConsoleSessionsTable;
   app_consents: AppConsentsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type { Money };

@@ -74,9 +74,10 @@ async function enforceRateLimit(limiter: RateLimiter, principal: Principal, repl
   if (!decision.allowed) throw errors.rateLimited(decision.resetSeconds);
 }
 
-function checkScope(principal: Principal, scope: Scope): void {
+function checkScope(principal: Principal, scope: Scope | readonly Scope[]): void {
   if (principal.kind === 'restaurant_session') return;
-  if (!principal.scopes.includes(scope)) throw errors.insufficientScope(scope);
+  const anyOf = [scope].flat();
+  if (!anyOf.some((s) => principal.scopes.includes(s))) throw errors.insufficientScope(anyOf.join(' or '));
 }
 
 /** The query's restaurant_id: undefined when absent, null when it is not a restaurant id. */

@@ -25,7 +25,7 @@ const RATE_LIMIT_HEADERS = {
 };
 
 /** The keys every route of this shape can answer with, whatever its module. */
-function standardKeys(schema: Schema, scope: string | undefined): string[] {
+function standardKeys(schema: Schema, scope: unknown): string[] {
   const keys = ['internal_error'];
   if (schema.body) keys.push('invalid_body', 'payload_too_large');
   if (schema.querystring || scope) keys.push('invalid_query');
@@ -111,7 +111,7 @@ export function describeRoute({ schema, url, route }: { schema: Schema; url: str
   if (schema.body) described.body = referenced(schema.body);
   if (url.startsWith('/oauth/')) return { schema: describeOAuthRoute(described, url), url };
   const scope = route.config?.scope;
-  if (scope) described.security = [{ oauth2: [scope] }, { bearer: [] }];
+  if (scope) described.security = [...[scope].flat().map((s) => ({ oauth2: [s] })), { bearer: [] }];
   else if (route.config?.anyCredential) described.security = [{ oauth2: [] }, { bearer: [] }];
   described.response = responses(declared, route);
   return { schema: described, url };

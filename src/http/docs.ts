@@ -19,6 +19,8 @@ const SCOPES = {
   'menu:read': 'Read the menu with effective price and availability per channel.',
   'financial:read': 'List financial entries (cash flows).',
   'nfe-received:read': 'List received NF-e and read one in detail.',
+  'webhooks:read': 'List webhook endpoints and their deliveries; application events in the feed.',
+  'webhooks:write': 'Create, test and delete webhook endpoints and rotate their secrets.',
 };
 
 const DESCRIPTION = `Back-office API for restaurants: catalog, menu, cash flows and received NF-e.
@@ -52,6 +54,7 @@ const TAGS = [
     description:
       "Received NF-e: the restaurant's brands, the list from the local base, the detail enriched by the provider.",
   },
+  { name: 'Events', description: 'The event feed in commit order and signed webhooks (Standard Webhooks).' },
 ];
 
 export async function installDocs(app: FastifyInstance, config: Config): Promise<void> {

@@ -90,6 +90,14 @@ export const errors = {
     new AppError(404, 'product_category_not_found', 'Product category not found.', fieldErrors(fields)),
   brandNotFound: () => new AppError(404, 'brand_not_found', 'Brand not found.'),
   nfeNotFound: () => new AppError(404, 'nfe_not_found', 'Received NF-e not found.'),
+  webhookEndpointNotFound: () =>
+    new AppError(404, 'webhook_endpoint_not_found', 'Webhook endpoint not found.'),
+  webhookEndpointDisabled: () =>
+    new AppError(
+      409,
+      'webhook_endpoint_disabled',
+      'The webhook endpoint is disabled (every delivery failed for 3 days): delete it and create it again.',
+    ),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}.`),
   methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'Method not allowed.'),

@@ -14,7 +14,14 @@ export type Principal =
     }
   | { kind: 'restaurant_session'; sessionId: string; restaurantIds: [number]; scopes: [] };
 
-export type Scope = 'products:read' | 'products:write' | 'menu:read' | 'financial:read' | 'nfe-received:read';
+export type Scope =
+  | 'products:read'
+  | 'products:write'
+  | 'menu:read'
+  | 'financial:read'
+  | 'nfe-received:read'
+  | 'webhooks:read'
+  | 'webhooks:write';
 
 export const SCOPES: Scope[] = [
   'products:read',
@@ -22,6 +29,8 @@ export const SCOPES: Scope[] = [
   'menu:read',
   'financial:read',
   'nfe-received:read',
+  'webhooks:read',
+  'webhooks:write',
 ];
 
 /** A stable, secret-free description of the caller, for logs, rate-limit keys and change history. */
@@ -48,8 +57,11 @@ declare module 'fastify' {
     restaurant: Restaurant;
   }
   interface FastifyContextConfig {
-    /** The scope a data route needs; routes with a scope require a bearer credential. */
-    scope?: Scope;
+    /**
+     * The scope a data route needs (a list: any one of them); routes with a scope require a
+     * bearer credential.
+     */
+    scope?: Scope | readonly Scope[];
     /** A route every valid credential may call, whatever its scopes, without a restaurant (GET /v1/me). */
     anyCredential?: boolean;
   }

@@ -2,8 +2,10 @@
 // checked on its own first; then, inside the transaction, against the file and the database;
 // any problem (or a database error while writing) rolls everything back.
 import type { Db } from '../db/database.ts';
+import { recordEvents } from '../modules/events/outbox.ts';
 import type { IdTable, WriteContext } from './collection.ts';
 import { emptyCounts, parseFile } from './collections.ts';
+import { importEvents, storedNotes } from './events.ts';
 import { Issues } from './issues.ts';
 import { checkReferences, type Parsed } from './references.ts';
 import { moveSequence } from './write.ts';
@@ -37,6 +39,7 @@ export async function importData(db: Db, input: unknown, options: ImportOptions 
 async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportOptions) {
   const counts = emptyCounts();
   const written = new Set<IdTable>();
+  const stored = await storedNotes(tx, parsed);
   for (const { collection, records } of parsed) {
     if (!records.length) continue;
     const progress = { collection: collection.name, done: 0, total: 0 };
@@ -56,5 +59,6 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
   // OAuth clients are keyed by client_id: their ids always come from the sequence.
   for (const table of written)
     if (table !== 'oauth_clients') await moveSequence({ tx, advance: () => {} }, table);
+  await recordEvents(tx, importEvents(parsed, stored));
   return counts;
 }

@@ -17,6 +17,13 @@ const CONTRACT_ROUTES = [
   ['get', '/v1/financial/cash-flows', 'financial:read'],
   ['get', '/v1/nfe-received', 'nfe-received:read'],
   ['get', '/v1/nfe-received/info/{nfe_received_id}', 'nfe-received:read'],
+  ['post', '/v1/webhook-endpoints', 'webhooks:write'],
+  ['get', '/v1/webhook-endpoints', 'webhooks:read'],
+  ['get', '/v1/webhook-endpoints/{webhookEndpointId}', 'webhooks:read'],
+  ['delete', '/v1/webhook-endpoints/{webhookEndpointId}', 'webhooks:write'],
+  ['get', '/v1/webhook-endpoints/{webhookEndpointId}/deliveries', 'webhooks:read'],
+  ['post', '/v1/webhook-endpoints/{webhookEndpointId}/test', 'webhooks:write'],
+  ['post', '/v1/webhook-endpoints/{webhookEndpointId}/rotate-secret', 'webhooks:write'],
 ] as const;
 
 /** Route-specific keys of contract 7, where the document must name them. */
@@ -80,7 +87,7 @@ test('the OpenAPI document and the reference page', async (t) => {
     }
   });
 
-  await t.test('the security schemes name the token URL, the five scopes and Bearer', () => {
+  await t.test('the security schemes name the token URL, the seven scopes and Bearer', () => {
     const { oauth2, bearer } = doc.components.securitySchemes;
     assert.equal(oauth2.flows.clientCredentials.tokenUrl, '/oauth/token');
     assert.deepEqual(Object.keys(oauth2.flows.clientCredentials.scopes).sort(), [
@@ -89,8 +96,38 @@ test('the OpenAPI document and the reference page', async (t) => {
       'nfe-received:read',
       'products:read',
       'products:write',
+      'webhooks:read',
+      'webhooks:write',
     ]);
     assert.deepEqual({ type: bearer.type, scheme: bearer.scheme }, { type: 'http', scheme: 'bearer' });
+  });
+
+  await t.test('the event feed takes any read scope and the Events routes carry their operationIds', () => {
+    const feed = op('get', '/v1/events');
+    assert.deepEqual(feed.security, [
+      { oauth2: ['products:read'] },
+      { oauth2: ['menu:read'] },
+      { oauth2: ['nfe-received:read'] },
+      { oauth2: ['financial:read'] },
+      { oauth2: ['webhooks:read'] },
+      { bearer: [] },
+    ]);
+    const ids = Object.values<any>(doc.paths)
+      .flatMap((item) => Object.values<any>(item))
+      .filter((operation) => operation.tags?.includes('Events'))
+      .map((operation) => operation.operationId)
+      .sort();
+    assert.deepEqual(ids, [
+      'createWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'getWebhookEndpoint',
+      'listEvents',
+      'listWebhookDeliveries',
+      'listWebhookEndpoints',
+      'rotateWebhookSecret',
+      'testWebhookEndpoint',
+    ]);
+    assert.ok(doc.tags.some((tag: { name: string }) => tag.name === 'Events'));
   });
 
   await t.test('every data route documents 401, 403, 429 with their keys, X-Error-Id and Retry-After', () => {

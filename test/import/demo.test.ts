@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { buildDemoData, demoKeys, loadDemo } from '../../src/demo/demo.ts';
 import { accessKey } from '../../src/demo/documents.ts';
+import { SCOPES } from '../../src/http/principal.ts';
 import { decryptSecret } from '../../src/lib/encryption.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { FISCAL_KEY } from './world.ts';
@@ -156,26 +157,23 @@ test('the demo data set', async (t) => {
     assert.ok(validAccessKey(key));
   });
 
-  await t.test(
-    'has an API key per restaurant with all five scopes and one partner key for both',
-    async () => {
-      assert.deepEqual(
-        api_keys.map((k) => k.restaurant_ids),
-        [[1], [2], [1, 2]],
-      );
-      for (const k of api_keys) {
-        assert.equal(k.scopes.length, 5);
-        assert.match(k.api_key, /^ck_test_[\w-]{40,}$/);
-      }
-      const stored = await db
-        .selectFrom('api_key_restaurants')
-        .select(['api_key_id', 'restaurant_id'])
-        .orderBy('api_key_id')
-        .orderBy('restaurant_id')
-        .execute();
-      assert.equal(stored.length, 4);
-    },
-  );
+  await t.test('has an API key per restaurant with every scope and one partner key for both', async () => {
+    assert.deepEqual(
+      api_keys.map((k) => k.restaurant_ids),
+      [[1], [2], [1, 2]],
+    );
+    for (const k of api_keys) {
+      assert.deepEqual(k.scopes, SCOPES);
+      assert.match(k.api_key, /^ck_test_[\w-]{40,}$/);
+    }
+    const stored = await db
+      .selectFrom('api_key_restaurants')
+      .select(['api_key_id', 'restaurant_id'])
+      .orderBy('api_key_id')
+      .orderBy('restaurant_id')
+      .execute();
+    assert.equal(stored.length, 4);
+  });
 
   await t.test('loading it again replaces it: same counts, new keys', async () => {
     const again = await loadDemo(db, { fiscalTokenKey: FISCAL_KEY, today: TODAY });

@@ -122,7 +122,7 @@ const CASES: [string, string, (f: File) => void][] = [
   ],
   [
     'an unknown scope is rejected',
-    'api_keys[0].scopes[1]: must be one of products:read, products:write, menu:read, financial:read, nfe-received:read',
+    'api_keys[0].scopes[1]: must be one of products:read, products:write, menu:read, financial:read, nfe-received:read, webhooks:read, webhooks:write',
     (f) => {
       f.api_keys[0].scopes = ['menu:read', 'admin'];
     },

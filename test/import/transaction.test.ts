@@ -45,7 +45,7 @@ test('import transaction', async (t) => {
     await assertRejected(
       db,
       file,
-      'oauth_clients[0].scopes[0]: must be one of products:read, products:write, menu:read, financial:read, nfe-received:read',
+      'oauth_clients[0].scopes[0]: must be one of products:read, products:write, menu:read, financial:read, nfe-received:read, webhooks:read, webhooks:write',
     );
   });
 

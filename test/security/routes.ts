@@ -25,6 +25,11 @@ const json = (method: InjectOptions['method'], url: string, payload: unknown): I
 });
 
 export const ROUTES: RouteCase[] = [
+  {
+    name: 'GET /v1/webhook-endpoints',
+    scope: 'webhooks:read',
+    request: () => ({ url: '/v1/webhook-endpoints' }),
+  },
   { name: 'GET /v1/products', scope: 'products:read', request: () => ({ url: '/v1/products' }) },
   {
     name: 'GET /v1/products/{id}',

@@ -1,11 +1,12 @@
 // The one write path of every edit (single, bulk, availability): one transaction, a constant
 // number of statements whatever the batch size. Lock and read all products, check them in
-// memory, then at most one statement that updates them and records their history. Anything wrong
-// writes nothing.
+// memory, then at most one statement that updates them and records their history and events.
+// Anything wrong writes nothing.
 // A dry run (dry-run.ts) runs the same planEdits and rolls back.
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
+import { productEvents } from '../events/product-events.ts';
 import type { Edit } from './edit-input.ts';
 import { type Change, type Destination, planEdit } from './edit-plan.ts';
 import type { ProductRow } from './product-map.ts';
@@ -112,6 +113,8 @@ export function applyEdits(
       changed.map((c) => c.next),
       columns,
       { operation, actor, entries },
+      // The same changes the history records, as events of the same statement (the outbox).
+      productEvents(restaurantId, operation, entries),
     );
     const versions = new Map(updated.map((row) => [row.id, row.updated_at]));
     // plan.next is the plan's own copy of the row: it takes its new version in place.

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
 import { prepared } from '../../db/prepared.ts';
+import { eventCtes, type NewEvent } from '../events/outbox.ts';
 import type { ProductValues } from './edit-input.ts';
 import type { Change, Destination } from './edit-plan.ts';
 import { FLAG_FIELDS, MONEY_FIELDS, PRODUCT_COLUMNS, type ProductRow } from './product-map.ts';
@@ -99,8 +100,9 @@ function historyRows(restaurantId: number, { operation, actor, entries }: Histor
 }
 
 /**
- * Writes `columns` of the given rows (computed from the locked rows, so the values are current)
- * and their history, in one statement (one round trip): moves updated_at strictly forward:
+ * Writes `columns` of the given rows (computed from the locked rows, so the values are current),
+ * their history and their events (src/modules/events/outbox.ts), in one statement (one round
+ * trip): moves updated_at strictly forward:
  * clock_timestamp(), not the transaction start, and at least 1 ms after the previous version. Only
  * the columns the batch changes travel and are set. Returns each row's new version: every other
  * column is what the caller sent (no trigger or default touches a product's columns on update), so
@@ -112,6 +114,7 @@ export async function updateProducts(
   rows: ProductRow[],
   columns: string[],
   history: History,
+  events: NewEvent[],
 ): Promise<{ id: number; updated_at: Date }[]> {
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
@@ -128,7 +131,7 @@ export async function updateProducts(
     ), recorded as (
       insert into product_changes (restaurant_id, product_id, operation, actor, changes)
       ${historyRows(restaurantId, history)}
-    )
+    ), ${eventCtes(events)}
     select id, updated_at from updated`.execute(db);
   return updated;
 }

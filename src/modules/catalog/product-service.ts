@@ -4,6 +4,8 @@ import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { errors, type FieldError, summarize } from '../../http/errors.ts';
 import { describePrincipal, type Principal } from '../../http/principal.ts';
+import { recordEvents } from '../events/outbox.ts';
+import { productEvents } from '../events/product-events.ts';
 import { applyEdits, type EditItem } from './apply-edits.ts';
 import { type Edit, hasChanges, parseCreate, parseEdit } from './edit-input.ts';
 import { creationChanges } from './edit-plan.ts';
@@ -28,11 +30,13 @@ export async function createProduct(db: Db, restaurantId: number, body: CreateIn
     if (!destination)
       throw errors.productCategoryNotFound([{ field: 'product_category_id', message: 'category not found' }]);
     const created = await repository.insertProduct(trx, restaurantId, values, destination);
+    const entries = [{ product_id: created.id, changes: creationChanges(values) }];
     await repository.insertChanges(trx, restaurantId, {
       operation: 'create',
       actor: describePrincipal(principal),
-      entries: [{ product_id: created.id, changes: creationChanges(values) }],
+      entries,
     });
+    await recordEvents(trx, productEvents(restaurantId, 'create', entries));
     return created;
   });
   return detail(row);

@@ -5,6 +5,7 @@
 // anew without bringing any of them back.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { recordAppEvent } from '../events/app-events.ts';
 
 export function listInstallations(db: Db, restaurantId: number) {
   return db
@@ -39,11 +40,14 @@ export type Consent = { oauthClientId: number; restaurantId: number; scopes: str
 
 /** Installs the application (if it was not) and adds the approved scopes to its consent. */
 export async function recordConsent(db: Db, consent: Consent, now: Date): Promise<void> {
-  await db
+  const installed = await db
     .insertInto('oauth_client_restaurants')
     .values({ oauth_client_id: consent.oauthClientId, restaurant_id: consent.restaurantId })
     .onConflict((oc) => oc.doNothing())
-    .execute();
+    .returning('oauth_client_id')
+    .executeTakeFirst();
+  if (installed)
+    await recordAppEvent(db, 'app.installed', consent.oauthClientId, consent.restaurantId, consent.scopes);
   await db
     .insertInto('app_consents')
     .values({
@@ -71,6 +75,7 @@ export async function deleteInstallation(db: Db, oauthClientId: number, restaura
     .where('restaurant_id', '=', restaurantId)
     .executeTakeFirst();
   if (!Number(removed.numDeletedRows)) return false;
+  await recordAppEvent(db, 'app.revoked', oauthClientId, restaurantId);
   await db
     .deleteFrom('app_consents')
     .where('oauth_client_id', '=', oauthClientId)

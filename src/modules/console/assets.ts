@@ -30,6 +30,7 @@ h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
 .head{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;justify-content:space-between;margin-bottom:1rem}
 .head h1{margin:0}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1.25rem 1.5rem}
+.card+.card{margin-top:1rem}
 .narrow{max-width:34rem;margin:2rem auto}
 .wide{max-width:46rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
@@ -43,8 +44,8 @@ tr:last-child td{border-bottom:0}
 .table-wrap{overflow-x:auto}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:999px;padding:0 .5rem;margin:0 .25rem .25rem 0;font-size:.8rem;background:#fafbfc}
-.status-active{color:var(--ok);font-weight:600}
-.status-revoked,.status-expired,.status-disabled{color:var(--danger);font-weight:600}
+.status-active,.status-enabled,.status-succeeded{color:var(--ok);font-weight:600}
+.status-revoked,.status-expired,.status-disabled,.status-failed{color:var(--danger);font-weight:600}
 label{display:block;font-weight:600;margin-bottom:.25rem}
 input[type=text],input[type=email],input[type=password]{width:100%;font:inherit;padding:.55rem .65rem;border:1px solid #b8c0cc;border-radius:8px;background:#fff}
 input[aria-invalid=true]{border-color:var(--danger)}

@@ -1,5 +1,5 @@
 // The key-management console: server-rendered pages under /console for restaurant staff (sign-in,
-// API keys, installed apps) and the consent page of GET /oauth/authorize (consent.ts). Every POST
+// API keys, installed apps, webhooks) and the consent page of GET /oauth/authorize (consent.ts). Every POST
 // carries a url-encoded form, comes from this site (Origin) and holds the session's CSRF token.
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import { sendMessage } from './layout.ts';
 import { loginRoutes } from './login-routes.ts';
 import { formOf, loginUrl, nextParam } from './navigation.ts';
 import { signInLimiter } from './sign-in-limiter.ts';
+import { webhookPages } from './webhooks-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -83,6 +84,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   loginRoutes(app, limiter);
   keyRoutes(app);
   appRoutes(app);
+  webhookPages(app);
   consentRoutes(app);
 }
 

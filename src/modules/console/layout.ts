@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { Staff } from './console-session.ts';
 import { html, type SafeHtml } from './html.ts';
 
-export type Section = 'keys' | 'apps' | 'account';
+export type Section = 'keys' | 'apps' | 'webhooks' | 'account';
 
 export type PageOptions = {
   title: string;
@@ -26,7 +26,7 @@ function header(staff: Staff, section?: Section): SafeHtml {
   return html`<header class="top">
   <div class="bar">
     <a class="brand" href="/console/keys">comanda <span>console</span></a>
-    <nav aria-label="Console">${link('/console/keys', 'keys', 'API keys')}${link('/console/apps', 'apps', 'Installed apps')}</nav>
+    <nav aria-label="Console">${link('/console/keys', 'keys', 'API keys')}${link('/console/apps', 'apps', 'Installed apps')}${link('/console/webhooks', 'webhooks', 'Webhooks')}</nav>
     <div class="who">
       <span class="restaurant" title="Current restaurant">${staff.restaurant.name}</span>${switcher}
       <form method="post" action="/console/logout" class="inline">

@@ -7,4 +7,6 @@ export const SCOPE_SENTENCES: Record<Scope, string> = {
   'menu:read': 'See your menu with the price and availability of each product in each channel.',
   'financial:read': 'See your financial entries: payables, receivables and their totals.',
   'nfe-received:read': 'See the electronic invoices (NF-e) your restaurant received, in detail.',
+  'webhooks:read': 'See the webhook endpoints and their deliveries, and the events of your restaurant.',
+  'webhooks:write': 'Add and remove webhook endpoints that are told of changes, and rotate their secrets.',
 };

@@ -20,6 +20,8 @@ export const ALL_SCOPES = [
   'menu:read',
   'financial:read',
   'nfe-received:read',
+  'webhooks:read',
+  'webhooks:write',
 ];
 
 export async function newKey(

@@ -1,0 +1,63 @@
+// The events of an import, recorded in its transaction (src/modules/events/outbox.ts): one
+// nfe_received.created per note the database did not hold, one cash_flows.updated per restaurant
+// whose entries the file adds or changes, and one menu.updated per restaurant whose catalog it
+// writes (every channel). Which notes are new is read before the write.
+import { sql } from 'kysely';
+import type { EventType } from '../modules/events/event-types.ts';
+import type { NewEvent } from '../modules/events/outbox.ts';
+import type { Rec, Row, WriteContext } from './collection.ts';
+import type { Parsed } from './references.ts';
+
+const MENU_COLLECTIONS = ['restaurants', 'product_categories', 'complement_categories', 'products'];
+
+const rowsOf = (parsed: Parsed, name: string): Row[] =>
+  parsed.find((p) => p.collection.name === name)?.records.map((r: Rec) => r.row) ?? [];
+
+/** Restaurant id -> the ids of its rows among `rows` (a restaurant row is its own restaurant). */
+function byRestaurant(rows: Row[], restaurantOf: (row: Row) => number): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  for (const row of rows) {
+    const id = restaurantOf(row);
+    groups.set(id, [...(groups.get(id) ?? []), row.id]);
+  }
+  return groups;
+}
+
+/** The ids of the file's notes already stored: they are not "created" by this import. */
+export async function storedNotes(tx: WriteContext['tx'], parsed: Parsed): Promise<Set<number>> {
+  const ids = rowsOf(parsed, 'nfe_received').map((row) => row.id);
+  if (!ids.length) return new Set();
+  const { rows } = await sql<{ id: number }>`
+    select id from nfe_received where id = any(${ids}::integer[])`.execute(tx);
+  return new Set(rows.map((r) => r.id));
+}
+
+export function importEvents(parsed: Parsed, stored: Set<number>): NewEvent[] {
+  const events: NewEvent[] = [];
+  const add = (restaurant_id: number, type: EventType, data: Record<string, unknown>) =>
+    events.push({ restaurant_id, type, data });
+  for (const note of rowsOf(parsed, 'nfe_received')) {
+    if (stored.has(note.id)) continue;
+    add(note.restaurant_id, 'nfe_received.created', {
+      nfe_received_id: note.id,
+      brand_id: note.brand_id,
+      access_key: note.access_key,
+      issuer_name: note.issuer_name,
+      issuer_document: note.issuer_document,
+      total: note.total,
+      issued_at: note.issued_at,
+      source: 'import',
+    });
+  }
+  for (const [restaurant, ids] of byRestaurant(rowsOf(parsed, 'cash_flows'), (r) => r.restaurant_id)) {
+    add(restaurant, 'cash_flows.updated', { cash_flow_ids: ids, source: 'import' });
+  }
+  const touched = new Set<number>();
+  for (const name of MENU_COLLECTIONS) {
+    for (const row of rowsOf(parsed, name)) touched.add(name === 'restaurants' ? row.id : row.restaurant_id);
+  }
+  for (const restaurant of touched) {
+    add(restaurant, 'menu.updated', { channels: ['in_store', 'delivery'], source: 'import' });
+  }
+  return events;
+}

@@ -1,0 +1,36 @@
+// The kinds of event and the read scope that shows each one: a credential sees (in the feed) and
+// subscribes an endpoint to (webhooks) only the types of the resources it may read.
+import type { Principal, Scope } from '../../http/principal.ts';
+
+export const EVENT_SCOPES = {
+  'product.created': ['products:read', 'menu:read'],
+  'product.updated': ['products:read', 'menu:read'],
+  'menu.updated': ['products:read', 'menu:read'],
+  'nfe_received.created': ['nfe-received:read'],
+  'cash_flows.updated': ['financial:read'],
+  'app.installed': ['webhooks:read'],
+  'app.revoked': ['webhooks:read'],
+} as const satisfies Record<string, readonly Scope[]>;
+
+export type EventType = keyof typeof EVENT_SCOPES;
+
+export const EVENT_TYPES = Object.keys(EVENT_SCOPES) as EventType[];
+
+/** Every scope that shows at least one type: the feed's route accepts any of them. */
+export const FEED_SCOPES: Scope[] = [...new Set(Object.values(EVENT_SCOPES).flat())];
+
+export const isEventType = (type: string): type is EventType => Object.hasOwn(EVENT_SCOPES, type);
+
+/** The types `principal` may see; a restaurant session (the console) sees them all. */
+export function readableTypes(principal: Principal): EventType[] {
+  if (principal.kind === 'restaurant_session') return EVENT_TYPES;
+  const scopes: readonly string[] = principal.scopes;
+  return EVENT_TYPES.filter((type) => EVENT_SCOPES[type].some((scope) => scopes.includes(scope)));
+}
+
+/** The scope(s) to ask for, when `types` names one the principal may not see; null when it may see all. */
+export function missingScope(principal: Principal, types: EventType[]): string | null {
+  const readable = readableTypes(principal);
+  const hidden = types.find((type) => !readable.includes(type));
+  return hidden ? EVENT_SCOPES[hidden].join(' or ') : null;
+}

@@ -1,0 +1,42 @@
+// GET /v1/events (any read scope; each credential sees the types of the resources it may read).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../http/json-reply.ts';
+import { FEED_SCOPES } from './event-types.ts';
+import { eventFeed } from './feed-service.ts';
+import { EventsPage, EventsQuery } from './schemas.ts';
+
+export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/v1/events',
+    {
+      config: { scope: FEED_SCOPES },
+      schema: {
+        operationId: 'listEvents',
+        tags: ['Events'],
+        summary: "The restaurant's events in commit order, by pages",
+        description:
+          'Events of the last EVENTS_RETENTION_DAYS days (30 by default), oldest first, in the order their ' +
+          'transactions committed: a cursor never skips an event committed later. Pass `next_cursor` as ' +
+          '`after` to read on (poll with it when `has_more` is false). `types` filters; a credential sees ' +
+          'product and menu events with products:read or menu:read, nfe_received.created with ' +
+          'nfe-received:read, cash_flows.updated with financial:read, app.* with webhooks:read. A cursor ' +
+          'older than the retention is 400 invalid_query.',
+        querystring: EventsQuery,
+        response: { 200: EventsPage },
+      },
+    },
+    async (request, reply) => {
+      const { db, config } = app.ctx;
+      const page = await eventFeed(
+        db,
+        request.restaurantId,
+        request.principal!,
+        request.query,
+        config.eventsRetentionDays,
+      );
+      return sendJson(reply, page);
+    },
+  );
+}

@@ -1,0 +1,92 @@
+// SQL of the delivery queue. Claiming takes due rows with FOR UPDATE SKIP LOCKED and, in the same
+// statement, counts the attempt and moves next_attempt_at past a lease: each attempt is made by one
+// instance, and an attempt whose process died is made again once the lease has run out.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { Outcome } from './sender.ts';
+
+export const DISABLE_AFTER_DAYS = 3;
+
+export type ClaimedDelivery = {
+  id: number;
+  endpoint_id: number;
+  event_id: string;
+  payload: unknown;
+  attempts: number;
+  url: string;
+  secret_encrypted: string;
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: Date | null;
+};
+
+export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimedDelivery>`
+    with due as (
+      select id from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at limit ${limit}
+      for update skip locked
+    )
+    update webhook_deliveries d
+      set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
+    from due, webhook_endpoints w
+    where d.id = due.id and w.id = d.endpoint_id
+    returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempts, w.url, w.secret_encrypted,
+      w.previous_secret_encrypted, w.previous_secret_expires_at`.execute(db);
+  return rows;
+}
+
+/**
+ * Logs the attempt and moves the delivery on: succeeded, due again after `retryMs`, or failed
+ * (retryMs null). An endpoint failing without a success for DISABLE_AFTER_DAYS is disabled, and
+ * its pending deliveries fail with it.
+ */
+export async function recordOutcome(
+  db: Db,
+  delivery: ClaimedDelivery,
+  outcome: Outcome,
+  attemptedAt: Date,
+  retryMs: number | null,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: delivery.id,
+        attempted_at: attemptedAt,
+        duration_ms: outcome.durationMs,
+        status_code: outcome.statusCode,
+        error: outcome.error,
+        response_body: outcome.body,
+      })
+      .execute();
+    if (outcome.ok) {
+      await sql`update webhook_deliveries set status = 'succeeded', completed_at = now()
+        where id = ${delivery.id}`.execute(trx);
+      await sql`update webhook_endpoints set failing_since = null where id = ${delivery.endpoint_id}`.execute(
+        trx,
+      );
+      return;
+    }
+    // The endpoint first: its row lock orders two failing attempts of the same endpoint.
+    const late = sql`failing_since < now() - make_interval(days => ${DISABLE_AFTER_DAYS})`;
+    const { rows } = await sql<{ disabled: boolean }>`
+      update webhook_endpoints set failing_since = coalesce(failing_since, now()),
+        disabled_reason = coalesce(disabled_reason,
+          case when ${late} then ${`every delivery failed for ${DISABLE_AFTER_DAYS} days`} end),
+        disabled_at = coalesce(disabled_at, case when ${late} then now() end)
+      where id = ${delivery.endpoint_id}
+      returning disabled_at is not null as disabled`.execute(trx);
+    const disabled = rows[0]?.disabled ?? true;
+    if (retryMs === null || disabled) {
+      // A disabled endpoint's pending deliveries (this one too) are given up.
+      await sql`update webhook_deliveries set status = 'failed', completed_at = now()
+        where (id = ${delivery.id} or endpoint_id = ${disabled ? delivery.endpoint_id : 0})
+          and status = 'pending'`.execute(trx);
+      return;
+    }
+    await sql`update webhook_deliveries
+      set next_attempt_at = now() + make_interval(secs => ${retryMs / 1000})
+      where id = ${delivery.id} and status = 'pending'`.execute(trx);
+  });
+}

@@ -1,0 +1,155 @@
+// SQL of webhook endpoints, their deliveries and attempts; every query is scoped by the restaurant.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { ISO_INSTANT } from '../events/outbox.ts';
+
+export const ENDPOINT_COLUMNS = [
+  'id',
+  'url',
+  'events',
+  'description',
+  'disabled_at',
+  'disabled_reason',
+  'previous_secret_expires_at',
+  'created_at',
+] as const;
+
+export type EndpointRow = {
+  id: number;
+  url: string;
+  events: string[];
+  description: string;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+};
+
+export async function insertEndpoint(
+  db: Db,
+  restaurantId: number,
+  values: { url: string; events: string[]; description: string; secret_encrypted: string },
+): Promise<EndpointRow> {
+  return db
+    .insertInto('webhook_endpoints')
+    .values({ restaurant_id: restaurantId, ...values })
+    .returning(ENDPOINT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function listEndpoints(db: Db, restaurantId: number): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(ENDPOINT_COLUMNS)
+    .where('restaurant_id', '=', restaurantId)
+    .orderBy('id')
+    .execute();
+}
+
+export function findEndpoint(db: Db, restaurantId: number, id: number): Promise<EndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(ENDPOINT_COLUMNS)
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function deleteEndpoint(db: Db, restaurantId: number, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhook_endpoints')
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Stores a new secret; the current one becomes the previous, signing until `previousUntil`. */
+export async function rotateSecret(
+  db: Db,
+  restaurantId: number,
+  id: number,
+  secretEncrypted: string,
+  previousUntil: Date,
+): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret_encrypted: eb.ref('secret_encrypted'),
+      previous_secret_expires_at: previousUntil,
+      secret_encrypted: secretEncrypted,
+    }))
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', id)
+    .returning(ENDPOINT_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Queues a `ping` event for the endpoint alone (it is no event of the feed). */
+export async function queuePing(db: Db, restaurantId: number, endpointId: number) {
+  const { rows } = await sql<{ id: number; event_id: string }>`
+    with ping as (
+      select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id, now() as created_at
+    )
+    insert into webhook_deliveries (endpoint_id, event_id, event_type, payload)
+    select ${endpointId}, ping.id, 'ping', jsonb_build_object('id', ping.id, 'type', 'ping',
+      'restaurant_id', ${restaurantId}::integer,
+      'created_at', to_char(ping.created_at at time zone 'UTC', ${ISO_INSTANT}),
+      'data', jsonb_build_object('webhook_endpoint_id', ${endpointId}::integer))
+    from ping returning id, event_id`.execute(db);
+  return rows[0];
+}
+
+export type DeliveryRow = {
+  id: number;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  created_at: Date;
+  completed_at: Date | null;
+  attempt_log: {
+    attempted_at: string;
+    status_code: number | null;
+    duration_ms: number;
+    error: string | null;
+    response_body: string | null;
+  }[];
+};
+
+/** The endpoint's newest deliveries, each with its attempts in order. */
+export async function listDeliveries(db: Db, endpointId: number, limit: number): Promise<DeliveryRow[]> {
+  const { rows } = await sql<DeliveryRow>`
+    select d.id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.created_at,
+      d.completed_at,
+      coalesce((select jsonb_agg(jsonb_build_object(
+          'attempted_at', to_char(a.attempted_at at time zone 'UTC', ${ISO_INSTANT}),
+          'status_code', a.status_code, 'duration_ms', a.duration_ms, 'error', a.error,
+          'response_body', a.response_body) order by a.id)
+        from webhook_attempts a where a.delivery_id = d.id), '[]'::jsonb) as attempt_log
+    from webhook_deliveries d where d.endpoint_id = ${endpointId}
+    order by d.id desc limit ${limit}`.execute(db);
+  return rows;
+}
+
+export type EndpointSummary = EndpointRow & {
+  restaurant_id: number;
+  pending: number;
+  failed: number;
+  last_delivery_at: Date | null;
+};
+
+/** Every endpoint (of one restaurant when given) with its queue, for the command line. */
+export async function summarizeEndpoints(db: Db, restaurantId: number | null): Promise<EndpointSummary[]> {
+  const { rows } = await sql<EndpointSummary>`
+    select w.id, w.restaurant_id, w.url, w.events, w.description, w.disabled_at, w.disabled_reason,
+      w.previous_secret_expires_at, w.created_at,
+      count(*) filter (where d.status = 'pending')::int as pending,
+      count(*) filter (where d.status = 'failed')::int as failed,
+      max(d.completed_at) as last_delivery_at
+    from webhook_endpoints w left join webhook_deliveries d on d.endpoint_id = w.id
+    where ${restaurantId === null ? sql`true` : sql`w.restaurant_id = ${restaurantId}`}
+    group by w.id order by w.restaurant_id, w.id`.execute(db);
+  return rows;
+}

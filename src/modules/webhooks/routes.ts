@@ -1,0 +1,166 @@
+// /v1/webhook-endpoints: scope webhooks:write for changes, webhooks:read for reads.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { RestaurantQuery } from '../catalog/schemas.ts';
+import * as service from './endpoint-service.ts';
+import {
+  CreateEndpointBody,
+  DeliveriesQuery,
+  DeliveryList,
+  Endpoint,
+  EndpointList,
+  EndpointParams,
+  EndpointWithSecret,
+  TestQueued,
+} from './schemas.ts';
+
+const NOT_FOUND = ['webhook_endpoint_not_found'];
+
+export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, config, secrets } = app.ctx;
+  const keys = { secretKey: secrets.fiscalTokenKey, allowPrivate: config.webhookAllowPrivate };
+  const tags = ['Events'];
+
+  app.post(
+    '/v1/webhook-endpoints',
+    {
+      config: { scope: 'webhooks:write' },
+      schema: {
+        operationId: 'createWebhookEndpoint',
+        tags,
+        summary: 'Subscribe a URL to event types; answers the signing secret once',
+        description:
+          'Every event of the listed types is POSTed to the URL, signed per Standard Webhooks. The URL must be ' +
+          'https on a public host. The credential needs the read scope of each event type.',
+        querystring: RestaurantQuery,
+        body: CreateEndpointBody,
+        response: { 201: EndpointWithSecret },
+      },
+    },
+    async (request, reply) => {
+      const created = await service.createEndpoint(
+        db,
+        request.restaurantId,
+        request.principal!,
+        request.body,
+        keys,
+      );
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/v1/webhook-endpoints',
+    {
+      config: { scope: 'webhooks:read' },
+      schema: {
+        operationId: 'listWebhookEndpoints',
+        tags,
+        summary: "The restaurant's webhook endpoints",
+        querystring: RestaurantQuery,
+        response: { 200: EndpointList },
+      },
+    },
+    async (request) => service.listEndpoints(db, request.restaurantId),
+  );
+
+  app.get(
+    '/v1/webhook-endpoints/:webhookEndpointId',
+    {
+      config: { scope: 'webhooks:read', errorKeys: NOT_FOUND },
+      schema: {
+        operationId: 'getWebhookEndpoint',
+        tags,
+        summary: 'One webhook endpoint; `status` says whether it was disabled and why',
+        params: EndpointParams,
+        querystring: RestaurantQuery,
+        response: { 200: Endpoint },
+      },
+    },
+    async (request) => service.getEndpoint(db, request.restaurantId, request.params.webhookEndpointId),
+  );
+
+  app.delete(
+    '/v1/webhook-endpoints/:webhookEndpointId',
+    {
+      config: { scope: 'webhooks:write', errorKeys: NOT_FOUND },
+      schema: {
+        operationId: 'deleteWebhookEndpoint',
+        tags,
+        summary: 'Delete a webhook endpoint and its pending deliveries',
+        params: EndpointParams,
+        querystring: RestaurantQuery,
+        response: { 204: { type: 'null', description: 'Deleted.' } },
+      },
+    },
+    async (request, reply) => {
+      await service.removeEndpoint(db, request.restaurantId, request.params.webhookEndpointId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v1/webhook-endpoints/:webhookEndpointId/deliveries',
+    {
+      config: { scope: 'webhooks:read', errorKeys: NOT_FOUND },
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        tags,
+        summary: "The endpoint's newest deliveries, each with its attempts",
+        description:
+          'Each attempt: when, the HTTP status (null when none came), how long it took, the error if any and ' +
+          'the first 1 KB of the answer.',
+        params: EndpointParams,
+        querystring: DeliveriesQuery,
+        response: { 200: DeliveryList },
+      },
+    },
+    async (request) =>
+      service.endpointDeliveries(
+        db,
+        request.restaurantId,
+        request.params.webhookEndpointId,
+        request.query.limit,
+      ),
+  );
+
+  app.post(
+    '/v1/webhook-endpoints/:webhookEndpointId/test',
+    {
+      config: { scope: 'webhooks:write', errorKeys: [...NOT_FOUND, 'webhook_endpoint_disabled'] },
+      schema: {
+        operationId: 'testWebhookEndpoint',
+        tags,
+        summary: 'Queue a `ping` event to the endpoint',
+        description: 'Delivered like any event (signed, retried); follow it in the deliveries.',
+        params: EndpointParams,
+        querystring: RestaurantQuery,
+        response: { 202: TestQueued },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await service.sendTestEvent(db, request.restaurantId, request.params.webhookEndpointId)),
+  );
+
+  app.post(
+    '/v1/webhook-endpoints/:webhookEndpointId/rotate-secret',
+    {
+      config: { scope: 'webhooks:write', errorKeys: NOT_FOUND },
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        tags,
+        summary: 'Replace the signing secret; the previous one keeps signing for 24 hours',
+        description:
+          'Answers the new secret once. Until `previous_secret_expires_at` each delivery carries two signatures.',
+        params: EndpointParams,
+        querystring: RestaurantQuery,
+        response: { 200: EndpointWithSecret },
+      },
+    },
+    async (request) =>
+      service.rotateEndpointSecret(db, request.restaurantId, request.params.webhookEndpointId, keys),
+  );
+}

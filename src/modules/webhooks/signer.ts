@@ -1,0 +1,17 @@
+// Standard Webhooks signing with the standardwebhooks package: webhook-id (the event id, the same
+// on every retry), webhook-timestamp (seconds) and webhook-signature, one `v1,<base64>` per live
+// secret separated by spaces, so a receiver still holding the previous secret verifies during the
+// 24 hours after a rotation.
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/** A new signing secret: `whsec_` and 32 random bytes in base64, as the specification shows them. */
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function signedHeaders(secrets: string[], id: string, body: string, now = new Date()) {
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(id, now, body)).join(' '),
+  };
+}

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Principal } from '../../../src/http/principal.ts';
+import { createEndpoint } from '../../../src/modules/webhooks/endpoint-service.ts';
+import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
+import { buildTestApp } from '../../support/app.ts';
+import { startReceiver } from '../../support/receiver.ts';
+import { addStaff, csrfOf, seedRestaurants, Visitor } from './support.ts';
+
+test('webhooks in the console', async (t) => {
+  const { app, ctx } = await buildTestApp(t, { config: { webhookAllowPrivate: true } });
+  const [bella, kai] = await seedRestaurants(ctx.db, ['Cantina Bella', 'Sushi Kai']);
+  await addStaff(ctx.db, 'ana@example.com', [bella]);
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const keys = { secretKey: ctx.secrets.fiscalTokenKey, allowPrivate: true };
+  const sessionOf = (id: number): Principal => ({
+    kind: 'restaurant_session',
+    sessionId: 's',
+    restaurantIds: [id],
+    scopes: [],
+  });
+  const ours = await createEndpoint(
+    ctx.db,
+    bella,
+    sessionOf(bella),
+    { url: receiver.url(), events: ['product.updated'], description: 'POS <b>balcão</b>' },
+    keys,
+  );
+  const theirs = await createEndpoint(
+    ctx.db,
+    kai,
+    sessionOf(kai),
+    { url: receiver.url('/kai'), events: ['menu.updated'] },
+    keys,
+  );
+  const worker = createWebhookWorker({
+    db: ctx.db,
+    secretKey: keys.secretKey,
+    allowPrivate: true,
+    log: (err) => assert.fail(String(err)),
+  });
+  t.after(() => worker.stop());
+  const ana = new Visitor(app);
+  await ana.signIn('ana@example.com');
+
+  await t.test("lists the restaurant's endpoints only, with their description escaped", async () => {
+    const page = await ana.get('/console/webhooks');
+    assert.equal(page.statusCode, 200);
+    assert.ok(page.body.includes(receiver.url()));
+    assert.ok(!page.body.includes(receiver.url('/kai')));
+    assert.ok(page.body.includes('POS &lt;b&gt;balcão&lt;/b&gt;'));
+    assert.ok(page.body.includes('No delivery yet.'));
+    assert.ok(page.body.includes('href="/console/webhooks" aria-current="page"'));
+  });
+
+  await t.test('"Send test event" queues a ping that then shows in the deliveries', async () => {
+    const csrf = csrfOf((await ana.get('/console/webhooks')).body);
+    const sent = await ana.post(`/console/webhooks/${ours.id}/test`, { csrf });
+    assert.equal(sent.statusCode, 303);
+    assert.equal(sent.headers.location, `/console/webhooks?tested=${ours.id}`);
+    await worker.runOnce();
+    assert.equal(JSON.parse(receiver.received[0].body).type, 'ping');
+    const page = await ana.get(`/console/webhooks?tested=${ours.id}`);
+    assert.ok(page.body.includes('A test event was queued'));
+    assert.match(page.body, /<code>ping<\/code>/);
+    assert.ok(page.body.includes('HTTP 200 in'));
+  });
+
+  await t.test(
+    "the button refuses another restaurant's endpoint and a form without its CSRF token",
+    async () => {
+      const csrf = csrfOf((await ana.get('/console/webhooks')).body);
+      assert.equal((await ana.post(`/console/webhooks/${theirs.id}/test`, { csrf })).statusCode, 404);
+      assert.equal((await ana.post(`/console/webhooks/${ours.id}/test`, { csrf: 'forged' })).statusCode, 403);
+    },
+  );
+});

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { Check } from 'typebox/value';
+import { encodeCursor } from '../../../src/modules/events/cursor.ts';
+import { purgeEvents } from '../../../src/modules/events/feed-repository.ts';
+import { recordEvents } from '../../../src/modules/events/outbox.ts';
+import { EventsPage } from '../../../src/modules/events/schemas.ts';
+import { eventsWorld, feedSettled } from '../../support/events-world.ts';
+
+test('event feed pages, scopes and retention', async (t) => {
+  const world = await eventsWorld(t);
+  const { app, db, restaurant } = world;
+  const get = async (query: string, authorization: string) => {
+    await feedSettled(db);
+    return app.inject({ url: `/v1/events${query}`, headers: { authorization } });
+  };
+  const all = await world.bearer();
+  await recordEvents(db, [
+    ...[1, 2, 3, 4, 5].map((n) => ({
+      restaurant_id: restaurant,
+      type: 'product.updated' as const,
+      data: { product_id: n },
+    })),
+    { restaurant_id: restaurant, type: 'nfe_received.created', data: { nfe_received_id: 7 } },
+    { restaurant_id: restaurant, type: 'cash_flows.updated', data: { cash_flow_ids: [9] } },
+    { restaurant_id: restaurant, type: 'app.installed', data: { client_id: 'pos' } },
+  ]);
+
+  await t.test('pages follow next_cursor in order until has_more is false, then stay put', async () => {
+    const seen: string[] = [];
+    let after = '';
+    for (let page = 0; page < 10; page++) {
+      const body = (await get(`?limit=3${after}`, all)).json();
+      seen.push(...body.data.map((e: { id: string }) => e.id));
+      after = `&after=${body.next_cursor}`;
+      if (!body.has_more) break;
+    }
+    assert.equal(seen.length, 8);
+    assert.equal(new Set(seen).size, 8);
+    const rest = (await get(`?limit=3${after}`, all)).json();
+    assert.deepEqual(rest.data, []);
+    assert.equal(`&after=${rest.next_cursor}`, after);
+    const { rows } = await sql<{ id: string }>`select id from events order by seq`.execute(db);
+    assert.deepEqual(
+      seen,
+      rows.map((r) => r.id),
+    );
+  });
+
+  await t.test(
+    "a page, assembled from the events' own JSON, is what the response schema describes",
+    async () => {
+      const res = await get('?limit=3', all);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      const page = res.json();
+      assert.ok(Check(EventsPage, page), res.body);
+      assert.deepEqual(Object.keys(page.data[0]), ['id', 'data', 'type', 'created_at', 'restaurant_id']);
+      assert.equal(page.data[0].created_at, new Date(page.data[0].created_at).toISOString());
+    },
+  );
+
+  await t.test('types filters the feed', async () => {
+    const body = (await get('?types=nfe_received.created,cash_flows.updated', all)).json();
+    assert.deepEqual(
+      body.data.map((e: { type: string }) => e.type),
+      ['nfe_received.created', 'cash_flows.updated'],
+    );
+  });
+
+  await t.test('a credential sees only the types of the resources it may read', async () => {
+    const typesFor = async (scopes: string[]) => [
+      ...new Set(
+        (await get('', await world.bearer(scopes))).json().data.map((e: { type: string }) => e.type),
+      ),
+    ];
+    assert.deepEqual(await typesFor(['menu:read']), ['product.updated']);
+    assert.deepEqual(await typesFor(['financial:read']), ['cash_flows.updated']);
+    assert.deepEqual(await typesFor(['nfe-received:read']), ['nfe_received.created']);
+    assert.deepEqual(await typesFor(['webhooks:read']), ['app.installed']);
+  });
+
+  await t.test('asking for a type the credential may not read is 403 insufficient_scope', async () => {
+    const res = await get('?types=cash_flows.updated', await world.bearer(['products:read']));
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.json().key, 'insufficient_scope');
+    assert.match(res.json().message, /financial:read/);
+  });
+
+  await t.test('a credential with no read scope is refused the feed', async () => {
+    const res = await get('', await world.bearer(['products:write']));
+    assert.equal(res.statusCode, 403);
+  });
+
+  await t.test('an unknown type or a malformed cursor is 400 invalid_query', async () => {
+    const unknown = await get('?types=product.deleted', all);
+    assert.equal(unknown.statusCode, 400);
+    assert.equal(unknown.json().key, 'invalid_query');
+    assert.match(unknown.json().message, /product\.deleted/);
+    const bad = await get('?after=not-a-cursor', all);
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].field, 'after');
+  });
+
+  await t.test('a cursor older than the retention is 400 invalid_query saying it expired', async () => {
+    const old = encodeCursor({ xid: '1', seq: 1, at: Date.now() - 31 * 86_400_000 });
+    const res = await get(`?after=${old}`, all);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().key, 'invalid_query');
+    assert.match(res.json().message, /expired: events are kept 30 days/);
+  });
+
+  await t.test('the purge removes events older than the retention and keeps the others', async () => {
+    await sql`update events set created_at = now() - interval '31 days'
+      where type = 'product.updated'`.execute(db);
+    assert.equal(await purgeEvents(db, 30), 5);
+    const left = (await get('', all)).json().data.map((e: { type: string }) => e.type);
+    assert.deepEqual(left, ['nfe_received.created', 'cash_flows.updated', 'app.installed']);
+  });
+});

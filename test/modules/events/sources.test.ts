@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
+import { recordConsent } from '../../../src/modules/console/apps-repository.ts';
+import { removeApp } from '../../../src/modules/console/apps-service.ts';
+import { load, world } from '../../import/world.ts';
+import { buildTestApp } from '../../support/app.ts';
+import { addStaff } from '../console/support.ts';
+
+type Stored = { restaurant_id: number; type: string; data: Record<string, any> };
+
+test('events of imports and application installs', async (t) => {
+  const { ctx } = await buildTestApp(t);
+  const { db } = ctx;
+  const events = async (type: string) =>
+    (
+      await sql<Stored>`select restaurant_id, type, data from events where type = ${type} order by seq`.execute(
+        db,
+      )
+    ).rows;
+
+  await t.test(
+    'an import emits nfe_received.created per new note, cash_flows.updated and menu.updated per restaurant',
+    async () => {
+      await load(db, world());
+      const notes = await events('nfe_received.created');
+      assert.equal(notes.length, 1);
+      assert.equal(notes[0].restaurant_id, 1);
+      assert.equal(notes[0].data.nfe_received_id, 7000);
+      assert.equal(notes[0].data.access_key, '35260112345678000199550010000012341000012345');
+      const cash = await events('cash_flows.updated');
+      assert.deepEqual(
+        cash.map((e) => e.restaurant_id),
+        [...new Set(world().cash_flows.map((c) => c.restaurant_id))],
+      );
+      assert.ok(cash[0].data.cash_flow_ids.includes(5000));
+      const menus = await events('menu.updated');
+      assert.deepEqual(menus.map((e) => e.restaurant_id).sort(), [1, 2]);
+      assert.deepEqual(menus[0].data.channels, ['in_store', 'delivery']);
+    },
+  );
+
+  await t.test('importing the same notes again creates no nfe_received.created', async () => {
+    await load(db, world());
+    assert.equal((await events('nfe_received.created')).length, 1);
+  });
+
+  let appId = 0;
+  await t.test('a first consent emits app.installed with the scopes; a later one does not', async () => {
+    const app = await storeOAuthClient(db, {
+      clientId: 'pos-pkce',
+      clientSecret: null,
+      name: 'Balcão POS',
+      scopes: ['menu:read'],
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://pos.example/cb'],
+      restaurantIds: [],
+    });
+    const staff = await addStaff(db, 'ana@example.com', [1]);
+    const consent = { oauthClientId: app.id, restaurantId: 1, scopes: ['menu:read'], staffUserId: staff.id };
+    await db.transaction().execute((tx) => recordConsent(tx, { ...consent }, new Date()));
+    const installed = await events('app.installed');
+    assert.equal(installed.length, 1);
+    assert.deepEqual(installed[0].data, { client_id: 'pos-pkce', name: 'Balcão POS', scopes: ['menu:read'] });
+    await db.transaction().execute((tx) => recordConsent(tx, { ...consent }, new Date()));
+    assert.equal((await events('app.installed')).length, 1);
+    appId = app.id;
+  });
+
+  await t.test('removing the installation emits app.revoked once', async () => {
+    assert.equal(await removeApp(db, appId, 1), true);
+    assert.equal(await removeApp(db, appId, 1), false);
+    const revoked = await events('app.revoked');
+    assert.deepEqual(
+      revoked.map((e) => [e.restaurant_id, e.data.client_id]),
+      [[1, 'pos-pkce']],
+    );
+  });
+});

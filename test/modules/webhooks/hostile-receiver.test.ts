@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createSender } from '../../../src/modules/webhooks/sender.ts';
+import { startReceiver } from '../../support/receiver.ts';
+
+test('a hostile receiver costs one attempt', async (t) => {
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const sender = createSender({ allowPrivate: true, timeoutMs: 300 });
+  t.after(() => sender.close());
+
+  await t.test('a receiver that never answers ends the attempt at the time limit', async () => {
+    receiver.respond = () => {};
+    const outcome = await sender.send(receiver.url('/slow'), {}, '{}');
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.statusCode, null);
+    assert.ok(outcome.durationMs >= 250, String(outcome.durationMs));
+    assert.match(String(outcome.error), /timeout|abort/i);
+  });
+
+  await t.test('a huge answer is read to its first 1 KB only', async () => {
+    let written = 0;
+    receiver.respond = (_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (written < 50 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('error', () => {});
+      pump();
+    };
+    const outcome = await sender.send(receiver.url('/huge'), {}, '{}');
+    assert.equal(outcome.ok, true);
+    assert.equal(outcome.body?.length, 1024);
+    assert.ok(written < 50 * 1024 * 1024, 'the connection was dropped before the whole answer');
+  });
+
+  await t.test('a redirect is not followed and is a failed attempt', async () => {
+    receiver.received.length = 0;
+    receiver.respond = (req, res) => {
+      if (req.url === '/redirect') res.writeHead(307, { location: receiver.url('/redirect') }).end();
+      else res.writeHead(200).end();
+    };
+    const outcome = await sender.send(receiver.url('/redirect'), {}, '{}');
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.statusCode, 307);
+    assert.deepEqual(
+      receiver.received.map((r) => r.path),
+      ['/redirect'],
+    );
+  });
+
+  await t.test('a TLS error is a failed attempt', async () => {
+    const outcome = await sender.send(receiver.url('/plain').replace('http:', 'https:'), {}, '{}');
+    assert.equal(outcome.ok, false);
+    assert.ok(outcome.error);
+  });
+});

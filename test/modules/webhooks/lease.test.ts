@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
+import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
+import { eventsWorld } from '../../support/events-world.ts';
+import { startReceiver } from '../../support/receiver.ts';
+
+test('a claimed delivery whose instance died', async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const authorization = await world.bearer();
+  const create = await world.app.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: { authorization },
+    payload: { url: receiver.url(), events: ['product.updated'] },
+  });
+  assert.equal(create.statusCode, 201);
+  await world.app.inject({
+    method: 'PUT',
+    url: `/v1/products/${world.products[0]}`,
+    headers: { authorization },
+    payload: { name: 'Perdida' },
+  });
+  const worker = createWebhookWorker({
+    db: world.db,
+    secretKey: world.ctx.secrets.fiscalTokenKey,
+    allowPrivate: true,
+    log: (err) => assert.fail(String(err)),
+  });
+  t.after(() => worker.stop());
+
+  await t.test(
+    'is not claimed again while its lease runs, and is attempted once it has run out',
+    async () => {
+      // An instance claims the delivery and dies before recording anything.
+      assert.equal((await claimDue(world.db, 10, 60_000)).length, 1);
+      assert.equal(await worker.runOnce(), 0);
+      // The lease runs out (the clock is not waited on).
+      await sql`update webhook_deliveries set next_attempt_at = now()`.execute(world.db);
+      assert.equal(await worker.runOnce(), 1);
+      assert.equal(receiver.received.length, 1);
+      const [delivery] = (
+        await world.app.inject({
+          url: `/v1/webhook-endpoints/${create.json().id}/deliveries`,
+          headers: { authorization },
+        })
+      ).json().data;
+      assert.equal(delivery.status, 'succeeded');
+    },
+  );
+});

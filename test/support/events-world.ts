@@ -1,0 +1,53 @@
+// A small world for event and webhook tests: an app on a fresh database, two restaurants with a
+// category and two products each, and a bearer maker for restaurant A.
+import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import type { Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
+import { buildTestApp } from './app.ts';
+import { addCategory, addProduct, addRestaurant } from './catalog-world.ts';
+import { bearerFor } from './tokens.ts';
+
+export const ALL_SCOPES = [
+  'products:read',
+  'products:write',
+  'menu:read',
+  'financial:read',
+  'nfe-received:read',
+  'webhooks:read',
+  'webhooks:write',
+];
+
+export async function eventsWorld(t: Pick<TestContext, 'after'>, config: Partial<Config> = {}) {
+  const test = await buildTestApp(t, { config });
+  const { db } = test.ctx;
+  const restaurant = await addRestaurant(db, 'Cantina Bella');
+  const other = await addRestaurant(db, 'Sushi Kai');
+  const category = await addCategory(db, restaurant, { name: 'Pizzas' });
+  const products = [
+    await addProduct(db, restaurant, category, { name: 'Margherita', price: '42.00' }),
+    await addProduct(db, restaurant, category, { name: 'Calabresa', price: '45.00' }),
+  ];
+  const otherCategory = await addCategory(db, other, { name: 'Sushi' });
+  const otherProduct = await addProduct(db, other, otherCategory, { name: 'Uramaki' });
+  const bearer = async (scopes: string[] = ALL_SCOPES, restaurants = [restaurant]) =>
+    (await bearerFor(db, restaurants, scopes)).authorization;
+  return { ...test, db, restaurant, other, category, products, otherProduct, bearer };
+}
+
+export type EventsWorld = Awaited<ReturnType<typeof eventsWorld>>;
+
+/**
+ * Waits until the feed shows every committed event: on a PostgreSQL server shared with other
+ * databases (the parallel test files), any running transaction holds the feed back for a while.
+ */
+export async function feedSettled(db: Db): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const { rows } = await sql<{ settled: boolean }>`select coalesce(
+      (select max(xid) from events) < pg_snapshot_xmin(pg_current_snapshot()), true) as settled`.execute(db);
+    if (rows[0].settled) return;
+    await sleep(25);
+  }
+  throw new Error('a transaction held the event feed back for 10 s');
+}
