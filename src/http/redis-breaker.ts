@@ -9,8 +9,12 @@ import type { Redis } from 'ioredis';
 
 const FAILURES_TO_OPEN = 3;
 const PROBE_MS = 1000;
-/** How long a command may take before its caller gives up on it (ioredis' commandTimeout). */
-export const COMMAND_TIMEOUT_MS = 250;
+/**
+ * How long a command may take before its caller gives up on it (ioredis' commandTimeout). Redis
+ * answers in well under a millisecond; a shorter bound turns a busy event loop's late timers into
+ * failures of a Redis that did answer.
+ */
+export const COMMAND_TIMEOUT_MS = 1000;
 
 export type RedisBreaker = {
   /** Whether to ask Redis at all now. */
