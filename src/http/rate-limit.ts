@@ -14,6 +14,8 @@ export type RateDecision = { allowed: boolean; limit: number; remaining: number;
 export type RateLimiter = {
   /** Counts one request for `key`; null when the shared store did not answer (fail open). */
   hit(key: string): Promise<RateDecision | null>;
+  /** The window of `key` as it stands, counting nothing (a 304 shows it: conditional.ts). */
+  peek(key: string): Promise<RateDecision | null>;
 };
 
 const WINDOW_MS = 60_000;
@@ -26,7 +28,15 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
-type HitCommand = { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
+// The count and time left of a window, for a conditional read answered 304 (which spends nothing).
+const PEEK_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+return {n, redis.call('PTTL', KEYS[1])}`;
+
+type HitCommand = {
+  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+  rateLimitPeek(key: string): Promise<[number, number]>;
+};
 
 export const storeErrors = new Counter({
   name: 'rate_limit_store_errors_total',
@@ -57,17 +67,35 @@ function memoryLimiter(limit: number): RateLimiter {
       window.count += 1;
       return decide(window.count, window.resetAt - now, limit);
     },
+    async peek(key) {
+      const now = Date.now();
+      const window = windows.get(key);
+      if (!window || window.resetAt <= now) return decide(0, WINDOW_MS, limit);
+      return decide(window.count, window.resetAt - now, limit);
+    },
   };
 }
 
 function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unknown) => void): RateLimiter {
   if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  if (!('rateLimitPeek' in redis))
+    redis.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
   const commands = redis as unknown as HitCommand;
   return {
     async hit(key) {
       try {
         const [count, ttl] = await commands.rateLimitHit(`comanda:rl:${name}:${key}`, WINDOW_MS);
         return decide(Number(count), Number(ttl), limit);
+      } catch (err) {
+        storeErrors.inc({ limiter: name });
+        warn(err);
+        return null;
+      }
+    },
+    async peek(key) {
+      try {
+        const [count, ttl] = await commands.rateLimitPeek(`comanda:rl:${name}:${key}`);
+        return decide(Number(count), Number(ttl) < 0 ? WINDOW_MS : Number(ttl), limit);
       } catch (err) {
         storeErrors.inc({ limiter: name });
         warn(err);

@@ -3,6 +3,7 @@
 // serialise what is not, and the tests hold the bytes to them.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { sendJson } from '../../http/json-reply.ts';
 import { createCatalogReader } from './read-service.ts';
 import { Catalog, Product } from './response-schemas.ts';
@@ -18,7 +19,7 @@ export function readRoutes(fastify: FastifyInstance): void {
   app.get(
     '/v1/products',
     {
-      config: { scope },
+      config: { scope, etag: versionTag('catalog_version') },
       schema: {
         summary: 'Categories with their products (legacy shape)',
         description:
@@ -37,7 +38,7 @@ export function readRoutes(fastify: FastifyInstance): void {
   app.get(
     '/v1/products/:productId',
     {
-      config: { scope, errorKeys: ['product_not_found'] },
+      config: { scope, errorKeys: ['product_not_found'], etag: versionTag('catalog_version') },
       schema: {
         summary: 'One product with its fiscal projection',
         params: ProductParams,

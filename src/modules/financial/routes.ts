@@ -1,5 +1,6 @@
 // GET /v1/financial/cash-flows (contract 4.9): schema + one service call.
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { sendJson } from '../../http/json-reply.ts';
 import {
   CashFlowsQuery,
@@ -14,7 +15,7 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: CashFlowsQuerystring }>(
     '/v1/financial/cash-flows',
     {
-      config: { scope: 'financial:read' },
+      config: { scope: 'financial:read', etag: versionTag('cash_flow_version') },
       schema: {
         summary: 'Financial entries (payables and receivables) of a period, 100 main entries a page',
         description:

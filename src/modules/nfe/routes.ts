@@ -2,6 +2,7 @@
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { sendJson, sendRenderedJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
@@ -33,7 +34,11 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
-      config: { scope: 'nfe-received:read', errorKeys: ['brand_not_found', 'data_validation_failed'] },
+      config: {
+        scope: 'nfe-received:read',
+        errorKeys: ['brand_not_found', 'data_validation_failed'],
+        etag: versionTag('nfe_version'),
+      },
       schema: {
         summary: 'Authorized received NF-e of a period and a brand, from the local base (no pagination)',
         description:
