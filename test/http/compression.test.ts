@@ -1,0 +1,81 @@
+// Compression (src/http/compression.ts): br or gzip by Accept-Encoding, never under 1 KB, always
+// with Vary: accept-encoding.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { buildTestApp } from '../support/app.ts';
+import { menuWorld } from '../support/menu-world.ts';
+import { bearerFor } from '../support/tokens.ts';
+
+test('compression', async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const world = await menuWorld(ctx.db);
+  const category = await world.category({ name: 'Pizzas' });
+  let first = 0;
+  for (let i = 0; i < 40; i++) {
+    const id = await world.product(category, {
+      name: `Pizza número ${i}`,
+      description: 'Molho, queijo e manjericão',
+    });
+    first ||= id;
+  }
+  const { authorization } = await bearerFor(ctx.db, [world.restaurantId], ['menu:read', 'products:read']);
+  const get = (url: string, encoding?: string, headers: Record<string, string> = {}) =>
+    app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization, ...(encoding ? { 'accept-encoding': encoding } : {}), ...headers },
+    });
+  const plain = {
+    menu: (await get('/v1/menu?at=2026-03-04T19:00:00Z')).body,
+    listing: (await get('/v1/products')).body,
+  };
+
+  await t.test(
+    'the menu and the listing are sent as br or gzip as asked, and decode to the same JSON',
+    async () => {
+      for (const [url, body] of [
+        ['/v1/menu?at=2026-03-04T19:00:00Z', plain.menu],
+        ['/v1/products', plain.listing],
+      ]) {
+        assert.ok(body.length > 4096);
+        const br = await get(url, 'gzip, br');
+        assert.equal(br.headers['content-encoding'], 'br', url);
+        assert.equal(brotliDecompressSync(br.rawPayload).toString(), body);
+        const gzip = await get(url, 'gzip');
+        assert.equal(gzip.headers['content-encoding'], 'gzip', url);
+        assert.equal(gunzipSync(gzip.rawPayload).toString(), body);
+        assert.ok(gzip.rawPayload.length < body.length / 3);
+        assert.match(String(gzip.headers.vary), /accept-encoding/);
+      }
+    },
+  );
+
+  await t.test('without Accept-Encoding the body is sent as it is, with Vary', async () => {
+    const res = await get('/v1/products');
+    assert.equal(res.headers['content-encoding'], undefined);
+    assert.equal(res.headers.vary, 'accept-encoding');
+    assert.equal(res.body, plain.listing);
+  });
+
+  await t.test('bodies under 1 KB are never compressed, streamed or not', async () => {
+    const history = await get(`/v1/products/${first}/history`, 'br, gzip');
+    assert.equal(history.statusCode, 200);
+    assert.ok(history.rawPayload.length < 1024);
+    assert.equal(history.headers['content-encoding'], undefined);
+    assert.equal(history.headers.vary, 'accept-encoding');
+    const empty = await get('/v1/menu?search=nada', 'br, gzip');
+    assert.equal(empty.statusCode, 200);
+    assert.ok(empty.rawPayload.length < 1024);
+    assert.equal(empty.headers['content-encoding'], undefined);
+    assert.equal(empty.json().categories.length, 0);
+  });
+
+  await t.test('a 304 has no body, compressed or not', async () => {
+    const tag = String((await get('/v1/products', 'br')).headers.etag);
+    const res = await get('/v1/products', 'br', { 'if-none-match': tag });
+    assert.equal(res.statusCode, 304);
+    assert.equal(res.rawPayload.length, 0);
+    assert.equal(res.headers['content-encoding'], undefined);
+  });
+});
