@@ -3,13 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { register } from 'prom-client';
 import { buildTestApp } from '../support/app.ts';
 import { menuWorld } from '../support/menu-world.ts';
 import { bearerFor } from '../support/tokens.ts';
 
 test('compression', async (t) => {
   const { app, ctx } = await buildTestApp(t);
-  const world = await menuWorld(ctx.db);
+  const db = ctx.db;
+  const world = await menuWorld(db);
   const category = await world.category({ name: 'Pizzas' });
   let first = 0;
   for (let i = 0; i < 40; i++) {
@@ -69,6 +71,24 @@ test('compression', async (t) => {
     assert.ok(empty.rawPayload.length < 1024);
     assert.equal(empty.headers['content-encoding'], undefined);
     assert.equal(empty.json().categories.length, 0);
+  });
+
+  await t.test('a cached body is compressed once per data version and encoding', async () => {
+    const compressions = async () => {
+      const metric = await register.getSingleMetric('http_body_compressions_total')?.get();
+      return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+    };
+    await db.updateTable('products').set({ price: '11.00' }).where('id', '=', first).execute();
+    const before = await compressions();
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) bodies.add((await get('/v1/products', 'gzip')).rawPayload.toString('base64'));
+    assert.equal(bodies.size, 1);
+    assert.equal(await compressions(), before + 1);
+    await get('/v1/products', 'br');
+    assert.equal(await compressions(), before + 2);
+    await db.updateTable('products').set({ price: '12.00' }).where('id', '=', first).execute();
+    assert.match(gunzipSync((await get('/v1/products', 'gzip')).rawPayload).toString(), /"12.00"/);
+    assert.equal(await compressions(), before + 3);
   });
 
   await t.test('a 304 has no body, compressed or not', async () => {
