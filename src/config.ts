@@ -30,7 +30,24 @@ export type Config = {
   logLevel: string;
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses and CIDRs. */
   trustProxy: false | number | string[];
+  /** Each per-instance cache's budget in bytes (least recently used entries go first past it). */
+  cacheBytes: CacheBytes;
 };
+
+export type CacheBytes = { menu: number; listing: number; cashFlows: number; nfeList: number };
+
+const MIB = 1024 * 1024;
+
+/** The caches' budgets, given in MiB. */
+function cacheBytes(env: Env): CacheBytes {
+  const mib = (name: string, fallback: number) => integer(env, name, fallback, 0, 65536) * MIB;
+  return {
+    menu: mib('MENU_CACHE_MB', 64),
+    listing: mib('LISTING_CACHE_MB', 32),
+    cashFlows: mib('CASH_FLOW_CACHE_MB', 8),
+    nfeList: mib('NFE_LIST_CACHE_MB', 16),
+  };
+}
 
 export class ConfigError extends Error {}
 
@@ -137,5 +154,6 @@ export function parseConfig(env: Env = process.env): Config {
     tokenRateLimitPerMinute: integer(env, 'TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 1000000),
     logLevel,
     trustProxy: trustProxy(env),
+    cacheBytes: cacheBytes(env),
   };
 }

@@ -33,6 +33,8 @@ const INVALID: [string, string, RegExp][] = [
   ['TRUST_PROXY', '10.0.0.0/33', /^TRUST_PROXY must be a hop count .* \(got "10.0.0.0\/33"\)$/],
   ['TRUST_PROXY', '127.0.0.1, proxy.internal', /^TRUST_PROXY .* \(got "proxy.internal"\)$/],
   ['TRUST_PROXY', '11', /^TRUST_PROXY .* at most 10 hops\)$/],
+  ['MENU_CACHE_MB', '64MB', /^MENU_CACHE_MB must be a whole number from 0 to 65536/],
+  ['LISTING_CACHE_MB', '-1', /^LISTING_CACHE_MB must be a whole number/],
 ];
 
 test('the configuration', async (t) => {
@@ -59,6 +61,22 @@ test('the configuration', async (t) => {
       tokenRateLimitPerMinute: 60,
       logLevel: 'info',
       trustProxy: false,
+      cacheBytes: {
+        menu: 64 * 2 ** 20,
+        listing: 32 * 2 ** 20,
+        cashFlows: 8 * 2 ** 20,
+        nfeList: 16 * 2 ** 20,
+      },
+    });
+  });
+
+  await t.test('the cache budgets are set in MiB, each on its own', () => {
+    const { cacheBytes } = parseConfig({ MENU_CACHE_MB: '128', NFE_LIST_CACHE_MB: '0' });
+    assert.deepEqual(cacheBytes, {
+      menu: 128 * 2 ** 20,
+      listing: 32 * 2 ** 20,
+      cashFlows: 8 * 2 ** 20,
+      nfeList: 0,
     });
   });
 

@@ -6,6 +6,7 @@
 // legacy product listing, keyed by restaurant; the received NF-e list and the cash-flow summaries
 // and pages, keyed by restaurant and query, as text. Least recently used keys go first past the
 // byte budget.
+import { Counter, Gauge } from 'prom-client';
 
 /** What an entry must say about itself: the version it holds, and its size for the budget. */
 export type Versioned = { version: number; bytes: number };
@@ -29,6 +30,8 @@ export type VersionedCache<T extends { version: number }, K extends string | num
 export type VersionedCacheBase = {
   /** Bytes kept per instance; least recently used keys go first past it. */
   maxBytes: number;
+  /** Its label in /metrics (cache_bytes, cache_budget_bytes, cache_evictions_total). */
+  name?: string;
   /** Called on every get(), with where the value came from (for a metric). */
   onRead?: (source: ReadSource) => void;
 };
@@ -38,11 +41,37 @@ export type VersionedCacheOptions<T> = VersionedCacheBase & {
   sizeOf?: (value: T) => number;
 };
 
+const named = new Map<string, { bytes(): number; budget: number }>();
+
+/** What each named cache holds and may hold, read when /metrics is scraped (the latest of a name). */
+new Gauge({
+  name: 'cache_bytes',
+  help: 'Bytes held by each per-instance cache',
+  labelNames: ['cache'],
+  collect() {
+    for (const [cache, { bytes }] of named) this.set({ cache }, bytes());
+  },
+});
+new Gauge({
+  name: 'cache_budget_bytes',
+  help: 'Byte budget of each per-instance cache (its *_CACHE_MB setting)',
+  labelNames: ['cache'],
+  collect() {
+    for (const [cache, { budget }] of named) this.set({ cache }, budget);
+  },
+});
+const evictions = new Counter({
+  name: 'cache_evictions_total',
+  help: 'Entries dropped to keep a cache within its budget',
+  labelNames: ['cache'],
+});
+
 export function createVersionedCache<T extends { version: number }, K extends string | number = number>(
   options: VersionedCacheOptions<T>,
 ): VersionedCache<T, K> {
   const {
     maxBytes,
+    name,
     onRead = () => {},
     sizeOf = (value: T) => (value as Partial<Versioned>).bytes ?? 0,
   } = options;
@@ -55,6 +84,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
   const loadingByKey = new Map<string, Promise<T>>();
   let cachedBytes = 0;
   let clock = 0;
+  if (name) named.set(name, { bytes: () => cachedBytes, budget: maxBytes });
 
   function set(key: K, value: T): void {
     const previous = entries.get(key);
@@ -77,6 +107,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
       if (cachedBytes <= maxBytes) break;
       entries.delete(id);
       cachedBytes -= entry.bytes;
+      if (name) evictions.inc({ cache: name });
     }
   }
 

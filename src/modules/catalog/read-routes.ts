@@ -14,7 +14,7 @@ const scope = 'products:read' as const;
 export function readRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // One reader (and listing cache) per app instance; other instances learn of writes through catalog_version.
-  const reader = createCatalogReader(app.ctx.db);
+  const reader = createCatalogReader(app.ctx.db, app.ctx.config.cacheBytes.listing);
 
   app.get(
     '/v1/products',

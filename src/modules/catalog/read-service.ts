@@ -38,7 +38,7 @@ function detail(row: MappedRow | undefined): ProductResponse {
 export type CatalogReader = ReturnType<typeof createCatalogReader>;
 
 export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
-  const cache = createVersionedCache<Listing>({ maxBytes });
+  const cache = createVersionedCache<Listing>({ maxBytes, name: 'listing' });
 
   async function render(restaurantId: number): Promise<Listing> {
     renders.inc();

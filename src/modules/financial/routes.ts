@@ -8,10 +8,13 @@ import {
   CashFlowsResponse,
   ErrorResponse,
 } from './cash-flows-schema.ts';
-import { createCashFlowService } from './cash-flows-service.ts';
+import { createCashFlowCaches, createCashFlowService } from './cash-flows-service.ts';
 
 export async function financialRoutes(app: FastifyInstance): Promise<void> {
-  const cashFlows = createCashFlowService(app.ctx.db);
+  const cashFlows = createCashFlowService(
+    app.ctx.db,
+    createCashFlowCaches(app.ctx.config.cacheBytes.cashFlows),
+  );
   app.get<{ Querystring: CashFlowsQuerystring }>(
     '/v1/financial/cash-flows',
     {

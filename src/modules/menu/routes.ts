@@ -10,7 +10,7 @@ import { createMenuService } from './service.ts';
 
 export async function menuRoutes(app: FastifyInstance): Promise<void> {
   // One cache per app instance; other instances learn of writes through catalog_version.
-  const menu = createMenuService(app.ctx.db, createCatalogCache());
+  const menu = createMenuService(app.ctx.db, createCatalogCache(app.ctx.config.cacheBytes.menu));
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/menu',
     {

@@ -56,7 +56,18 @@ export function createMenuService(db: Db, cache: CatalogCache) {
     };
   }
 
-  async function catalogOf(restaurant: Restaurant, channel: MenuChannel) {
+  // A request's tag and answer share one catalog: the Restaurant object is the request's own.
+  const forRequest = new WeakMap<Restaurant, ReturnType<typeof fetchCatalog>>();
+  function catalogOf(restaurant: Restaurant, channel: MenuChannel) {
+    let pending = forRequest.get(restaurant);
+    if (!pending) {
+      pending = fetchCatalog(restaurant, channel);
+      forRequest.set(restaurant, pending);
+    }
+    return pending;
+  }
+
+  async function fetchCatalog(restaurant: Restaurant, channel: MenuChannel) {
     const state = await restaurant.state();
     if (!state) throw errors.restaurantForbidden();
     const version = state.catalog_version;

@@ -29,7 +29,7 @@ const commonErrors = {
 };
 
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
-  const readList = createNfeListReader(app.ctx.db);
+  const readList = createNfeListReader(app.ctx.db, app.ctx.config.cacheBytes.nfeList);
   const providerSlots = createSlots(PROVIDER_CONCURRENCY);
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
