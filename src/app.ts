@@ -70,7 +70,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installRateLimits(app, ctx);
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);
   installConditionalRequests(app);
-  await installCompression(app);
+  await installCompression(app, ctx.config.cacheBytes.compressedMenus);
   installHealth(app, ctx.database);
   installMetrics(app, ctx.database);
   await installDocs(app, ctx.config);

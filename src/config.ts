@@ -34,7 +34,14 @@ export type Config = {
   cacheBytes: CacheBytes;
 };
 
-export type CacheBytes = { menu: number; listing: number; cashFlows: number; nfeList: number };
+export type CacheBytes = {
+  menu: number;
+  listing: number;
+  cashFlows: number;
+  nfeList: number;
+  /** Gzipped menus past their head, per ETag (src/http/compression.ts). */
+  compressedMenus: number;
+};
 
 const MIB = 1024 * 1024;
 
@@ -46,6 +53,7 @@ function cacheBytes(env: Env): CacheBytes {
     listing: mib('LISTING_CACHE_MB', 32),
     cashFlows: mib('CASH_FLOW_CACHE_MB', 8),
     nfeList: mib('NFE_LIST_CACHE_MB', 16),
+    compressedMenus: mib('COMPRESSED_MENU_CACHE_MB', 8),
   };
 }
 

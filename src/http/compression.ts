@@ -6,15 +6,16 @@
 // Bodies kept by a cache (the listing, cash-flow pages, the NF-e list: one Buffer per data
 // version) are compressed once per encoding and Buffer, and the compressed form is held as long
 // as the cache holds the Buffer (a WeakMap: nothing to evict, nothing counted twice). The menu's
-// body is made per request (its availability depends on the instant): one known to be short is
-// sent as it is, a longer one is gathered and compressed in one call, which costs a third of
-// compressing its stream of slices (the tenants bench measures both). Strings (bodies of the
-// schema serialisers) are left to @fastify/compress.
+// body is made per request (its head carries the instant it was evaluated at): one known to be
+// short is sent as it is; a longer one goes as gzip, its head compressed per request and its rest
+// once per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
+// call. Strings (bodies of the schema serialisers) are left to @fastify/compress.
 import { Readable } from 'node:stream';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
 
 /** Bodies under this many bytes are never compressed. */
@@ -45,6 +46,17 @@ function compressedOnce(body: Buffer, encoding: Encoding): Buffer {
   return (forms[encoding] ??= encode(body, encoding));
 }
 
+/**
+ * A streamed body whose head is made per request and whose rest is named by the answer's ETag
+ * (the menu: its head carries evaluated_at). Gzip allows a body of several members (RFC 1952
+ * 2.2), so such a body is sent as the head compressed for this answer followed by the rest
+ * compressed once per tag and kept. Brotli has no such members: these bodies go as gzip.
+ */
+export type SplitBody = Readable & { parts(): { head: Buffer; tail(): Buffer } };
+
+const isSplit = (payload: Readable): payload is SplitBody =>
+  typeof (payload as Partial<SplitBody>).parts === 'function';
+
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -56,13 +68,36 @@ function accepted(request: FastifyRequest): Encoding | null {
   return typeof header === 'string' ? (negotiate(header, [...ENCODINGS]) as Encoding | null) : null;
 }
 
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  return typeof header === 'string' && negotiate(header, ['gzip']) === 'gzip';
+}
+
 function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encoding): Buffer {
   reply.header('content-encoding', encoding);
   reply.header('content-length', body.length);
   return body;
 }
 
-export async function installCompression(app: FastifyInstance): Promise<void> {
+export async function installCompression(app: FastifyInstance, splitTailBytes: number): Promise<void> {
+  const tails =
+    splitTailBytes > 0
+      ? new LRUCache<string, Buffer>({
+          maxSize: splitTailBytes,
+          sizeCalculation: (b) => Math.max(1, b.length),
+        })
+      : undefined;
+  function sendSplit(reply: FastifyReply, body: SplitBody, etag: string): Buffer {
+    const { head, tail } = body.parts();
+    body.destroy();
+    let rest = tails?.get(etag);
+    if (!rest) {
+      rest = encode(tail(), 'gzip');
+      tails?.set(etag, rest);
+    }
+    return sendEncoded(reply, Buffer.concat([gzipSync(head), rest]), 'gzip');
+  }
+
   // App hooks run before the plugin's route hooks: what this one encodes, the plugin passes on.
   app.addHook('onSend', async (request, reply, payload) => {
     const vary = reply.getHeader('vary');
@@ -73,6 +108,9 @@ export async function installCompression(app: FastifyInstance): Promise<void> {
       const length = Number(reply.getHeader('content-length'));
       if (!(length >= 0)) return payload;
       if (length < COMPRESS_MIN_BYTES) return collect(payload);
+      const etag = reply.getHeader('etag');
+      if (isSplit(payload) && typeof etag === 'string' && acceptsGzip(request))
+        return sendSplit(reply, payload, etag);
       const encoding = accepted(request);
       return encoding ? sendEncoded(reply, encode(await collect(payload), encoding), encoding) : payload;
     }

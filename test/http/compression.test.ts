@@ -8,6 +8,11 @@ import { buildTestApp } from '../support/app.ts';
 import { menuWorld } from '../support/menu-world.ts';
 import { bearerFor } from '../support/tokens.ts';
 
+async function compressions(): Promise<number> {
+  const metric = await register.getSingleMetric('http_body_compressions_total')?.get();
+  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+}
+
 test('compression', async (t) => {
   const { app, ctx } = await buildTestApp(t);
   const db = ctx.db;
@@ -41,7 +46,7 @@ test('compression', async (t) => {
         ['/v1/products', plain.listing],
       ]) {
         assert.ok(body.length > 4096);
-        const br = await get(url, 'gzip, br');
+        const br = await get(url, 'br');
         assert.equal(br.headers['content-encoding'], 'br', url);
         assert.equal(brotliDecompressSync(br.rawPayload).toString(), body);
         const gzip = await get(url, 'gzip');
@@ -50,6 +55,34 @@ test('compression', async (t) => {
         assert.ok(gzip.rawPayload.length < body.length / 3);
         assert.match(String(gzip.headers.vary), /accept-encoding/);
       }
+      assert.equal((await get('/v1/products', 'gzip, br')).headers['content-encoding'], 'br');
+    },
+  );
+
+  await t.test(
+    'a menu taking gzip keeps its rest compressed per tag; each answer has its own head',
+    async (t) => {
+      const at = (iso: string) => {
+        t.mock.timers.reset();
+        t.mock.timers.enable({ apis: ['Date'], now: new Date(iso) });
+      };
+      const before = await compressions();
+      at('2026-03-04T19:00:00Z');
+      const first = await get('/v1/menu', 'br, gzip');
+      at('2026-03-04T19:00:07Z');
+      const second = await get('/v1/menu', 'br, gzip');
+      t.mock.timers.reset();
+      assert.equal(first.headers.etag, second.headers.etag);
+      for (const [res, instant] of [
+        [first, '2026-03-04T19:00:00.000Z'],
+        [second, '2026-03-04T19:00:07.000Z'],
+      ] as const) {
+        assert.equal(res.headers['content-encoding'], 'gzip');
+        const menu = JSON.parse(gunzipSync(res.rawPayload).toString());
+        assert.equal(menu.evaluated_at, instant);
+        assert.equal(menu.categories[0].products.length, 40);
+      }
+      assert.equal((await compressions()) - before, 1);
     },
   );
 
@@ -74,10 +107,6 @@ test('compression', async (t) => {
   });
 
   await t.test('a cached body is compressed once per data version and encoding', async () => {
-    const compressions = async () => {
-      const metric = await register.getSingleMetric('http_body_compressions_total')?.get();
-      return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
-    };
     await db.updateTable('products').set({ price: '11.00' }).where('id', '=', first).execute();
     const before = await compressions();
     const bodies = new Set<string>();
