@@ -42,8 +42,16 @@ function encode(body: Buffer, encoding: Encoding): Buffer {
 /** The body in `encoding`, compressed on the first ask for this Buffer. */
 function compressedOnce(body: Buffer, encoding: Encoding): Buffer {
   let forms = held.get(body);
-  if (!forms) held.set(body, (forms = {}));
-  return (forms[encoding] ??= encode(body, encoding));
+  if (!forms) {
+    forms = {};
+    held.set(body, forms);
+  }
+  let encoded = forms[encoding];
+  if (!encoded) {
+    encoded = encode(body, encoding);
+    forms[encoding] = encoded;
+  }
+  return encoded;
 }
 
 /**

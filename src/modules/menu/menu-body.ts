@@ -111,7 +111,7 @@ function writeCategory(plan: MenuPlan, category: CatalogCategory, afterAnother: 
 /** The body after its head (plan.top), in one buffer: what compression.ts keeps compressed per ETag. */
 export function menuTail(plan: MenuPlan): Buffer {
   const out = new Slicer();
-  plan.categories.forEach((category, i) => writeCategory(plan, category, i > 0, out));
+  for (const [i, category] of plan.categories.entries()) writeCategory(plan, category, i > 0, out);
   out.slice(END_LIST, 0, END_LIST.length);
   out.flush();
   return Buffer.concat(out.ready);
