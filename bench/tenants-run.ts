@@ -5,19 +5,17 @@
 // Zipf spread in the same run; then two instances, the first read of a menu, revalidation polling
 // and compression. Prints the table and writes bench/results/latest-tenants.md.
 import { writeFileSync } from 'node:fs';
-import { get } from 'node:http';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { issueCredentials } from './credentials.ts';
-import { percentile } from './load.ts';
 import { describeMachine, formatLoad } from './machine.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
 import { type LaunchedServer, launchServer } from './server-launcher.ts';
 import { prng, type Tenant, tenants } from './tenants-data.ts';
 import { tenantsDatabase } from './tenants-database.ts';
-import { loadWindow, loadWindows, pathOf, picker, ROUTES, type Spread } from './tenants-load.ts';
+import { loadWindows, pathOf, picker, ROUTES, type Spread } from './tenants-load.ts';
 import { type Measured, renderTenants } from './tenants-report.ts';
+import { firstReads, pollingAndCompression } from './tenants-single.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(3),
@@ -112,97 +110,19 @@ async function sizeRows(server: LaunchedServer, n: number) {
   measured.sizes.push({ n, rows, peakRss: server.memory().peak, load: formatLoad() });
 }
 
-/** The first read of a menu after its catalog version moved: single client, timed at the client. */
-async function firstReads(server: LaunchedServer) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  for (const size of [200, 2_000]) {
-    const tenant = closest(size);
-    const time = async (bump: boolean) => {
-      if (bump)
-        await client.query('update restaurants set catalog_version = catalog_version + 1 where id = $1', [
-          tenant.id,
-        ]);
-      const at = performance.now();
-      const res = await fetch(`${server.url}/v1/menu?channel=in_store`, {
-        headers: { authorization: authorization(tenant) },
-      });
-      await res.arrayBuffer();
-      return performance.now() - at;
-    };
-    const cold: number[] = [];
-    const warm: number[] = [];
-    for (let i = 0; i < 40; i++) {
-      cold.push(await time(true));
-      warm.push(await time(false));
-    }
-    cold.sort((a, b) => a - b);
-    warm.sort((a, b) => a - b);
-    measured.firstRead.push({
-      products: tenant.products,
-      p50: percentile(cold, 0.5),
-      p99: percentile(cold, 0.99),
-      warmP50: percentile(warm, 0.5),
-    });
-  }
-  await client.end();
-}
-
-/** The bytes of an answer as sent (fetch would decode them). */
-function rawBytes(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      res.on('end', () => resolve(bytes));
-    }).on('error', reject);
-  });
-}
-
-async function pollingAndCompression(server: LaunchedServer) {
-  const headers = { authorization: authorization(hot) };
-  const variants = ['channel=in_store', 'channel=delivery', 'channel=in_store&only_available=true'];
-  const tags = await Promise.all(
-    variants.map(async (query) => {
-      const res = await fetch(`${server.url}/v1/menu?${query}`, { headers });
-      await res.arrayBuffer();
-      return {
-        path: `/v1/menu?${query}`,
-        headers: { ...headers, 'if-none-match': res.headers.get('etag')! },
-      };
-    }),
-  );
-  const random = prng(9);
-  const plain = () => ({ path: tags[Math.floor(random() * tags.length)].path, headers });
-  const conditional = () => tags[Math.floor(random() * tags.length)];
-  await loadWindow(server.url, plain, connections, warmup);
-  const menu = await loadWindow(server.url, plain, connections, seconds);
-  const revalidated = await loadWindow(server.url, conditional, connections, seconds, (s) => s === 304);
-  measured.polling.push({ menu, revalidated });
-  for (const encoding of ['', 'gzip', 'br']) {
-    const next = () => ({
-      path: '/v1/menu?channel=in_store',
-      headers: encoding ? { ...headers, 'accept-encoding': encoding } : headers,
-    });
-    const bytes = await rawBytes(`${server.url}${next().path}`, next().headers);
-    await loadWindow(server.url, next, connections, warmup);
-    measured.compression.push({
-      encoding: encoding || 'none',
-      bytes,
-      result: await loadWindow(server.url, next, connections, seconds),
-    });
-  }
-}
-
 for (const n of sizes) {
   const server = await launchServer(env);
   try {
     await sizeRows(server, n);
     if (n === Math.max(...sizes)) {
-      await firstReads(server);
-      await pollingAndCompression(server);
+      const window = { connections, seconds, warmup };
+      measured.firstRead = await firstReads(
+        server.url,
+        databaseUrl,
+        [closest(200), closest(2_000)],
+        authorization,
+      );
+      Object.assign(measured, await pollingAndCompression(server.url, authorization(hot), window));
     }
   } finally {
     await server.stop();
