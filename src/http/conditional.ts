@@ -32,10 +32,27 @@ export function noneMatch(header: string, tag: string): boolean {
   return false;
 }
 
-export function strongTag(route: string, restaurantId: number, dependsOn: string): string {
-  const digest = createHash('sha256').update(`${route}\n${restaurantId}\n${dependsOn}`).digest('base64url');
-  return `"${digest.slice(0, 27)}"`;
+const digest = (text: string, length: number) =>
+  createHash('sha256').update(text).digest('base64url').slice(0, length);
+
+const shapes = new WeakMap<object, string>();
+
+/**
+ * The route and the shape of its answers (its response schemas, hashed once per route): a release
+ * that changes what a route sends changes its tags, so no client keeps a body of the old shape.
+ */
+function routeIdentity(request: FastifyRequest): string {
+  const schema = (request.routeOptions.schema?.response ?? {}) as object;
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    shape = digest(JSON.stringify(schema), 16);
+    shapes.set(schema, shape);
+  }
+  return `${request.routeOptions.url ?? request.url}\n${shape}`;
 }
+
+export const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
+  `"${digest(`${route}\n${restaurantId}\n${dependsOn}`, 27)}"`;
 
 /** The validated query (defaults applied) and path parameters, in a form independent of their order. */
 export function canonicalRequest(request: FastifyRequest): string {
@@ -70,7 +87,7 @@ export function installConditionalRequests(app: FastifyInstance): void {
     if (!etag) return;
     const dependsOn = await etag(request);
     if (dependsOn !== undefined) {
-      const tag = strongTag(request.routeOptions.url ?? request.url, request.restaurantId, dependsOn);
+      const tag = strongTag(routeIdentity(request), request.restaurantId, dependsOn);
       reply.header('etag', tag);
       const condition = request.headers['if-none-match'];
       if (condition !== undefined && noneMatch(condition, tag)) {

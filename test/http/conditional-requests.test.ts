@@ -182,3 +182,27 @@ test('If-None-Match compares weakly, in a list, and * matches any tag', () => {
   assert.ok(!noneMatch('"abcd"', '"abc"'));
   assert.ok(!noneMatch('abc', '"abc"'));
 });
+
+test("a route's tags change with the shape of its answers", async (t) => {
+  const tagWith = async (property: string) => {
+    const { app, ctx } = await buildTestApp(t, {
+      routes: (app) =>
+        app.get(
+          '/v1/test/tagged',
+          {
+            config: { scope: 'menu:read', etag: async () => 'the same data' },
+            schema: { response: { 200: { type: 'object', properties: { [property]: { type: 'string' } } } } },
+          },
+          async () => ({ [property]: 'x' }),
+        ),
+    });
+    const world = await menuWorld(ctx.db);
+    const { authorization } = await bearerFor(ctx.db, [world.restaurantId], ['menu:read']);
+    const res = await app.inject({ method: 'GET', url: '/v1/test/tagged', headers: { authorization } });
+    assert.equal(res.statusCode, 200);
+    return res.headers.etag;
+  };
+  const first = await tagWith('name');
+  assert.equal(await tagWith('name'), first);
+  assert.notEqual(await tagWith('title'), first);
+});
