@@ -66,17 +66,23 @@ test('the configuration', async (t) => {
         listing: 32 * 2 ** 20,
         cashFlows: 8 * 2 ** 20,
         nfeList: 16 * 2 ** 20,
+        compressedMenus: 8 * 2 ** 20,
       },
     });
   });
 
   await t.test('the cache budgets are set in MiB, each on its own', () => {
-    const { cacheBytes } = parseConfig({ MENU_CACHE_MB: '128', NFE_LIST_CACHE_MB: '0' });
+    const { cacheBytes } = parseConfig({
+      MENU_CACHE_MB: '128',
+      NFE_LIST_CACHE_MB: '0',
+      COMPRESSED_MENU_CACHE_MB: '2',
+    });
     assert.deepEqual(cacheBytes, {
       menu: 128 * 2 ** 20,
       listing: 32 * 2 ** 20,
       cashFlows: 8 * 2 ** 20,
       nfeList: 0,
+      compressedMenus: 2 * 2 ** 20,
     });
   });
 
