@@ -126,6 +126,10 @@ export async function installCompression(app: FastifyInstance, splitTailBytes: n
     const encoding = accepted(request);
     return encoding ? sendEncoded(reply, compressedOnce(payload, encoding), encoding) : payload;
   });
+  // Answers only: request bodies are read as sent (the plugin would otherwise inflate them).
+  app.addHook('onRoute', (route) => {
+    route.decompress ??= false;
+  });
   await app.register(compress, {
     global: true,
     threshold: COMPRESS_MIN_BYTES,

@@ -2,7 +2,7 @@
 // with Vary: accept-encoding.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { register } from 'prom-client';
 import { buildTestApp } from '../support/app.ts';
 import { menuWorld } from '../support/menu-world.ts';
@@ -26,7 +26,11 @@ test('compression', async (t) => {
     });
     first ||= id;
   }
-  const { authorization } = await bearerFor(ctx.db, [world.restaurantId], ['menu:read', 'products:read']);
+  const { authorization } = await bearerFor(
+    ctx.db,
+    [world.restaurantId],
+    ['menu:read', 'products:read', 'products:write'],
+  );
   const get = (url: string, encoding?: string, headers: Record<string, string> = {}) =>
     app.inject({
       method: 'GET',
@@ -118,6 +122,17 @@ test('compression', async (t) => {
     await db.updateTable('products').set({ price: '12.00' }).where('id', '=', first).execute();
     assert.match(gunzipSync((await get('/v1/products', 'gzip')).rawPayload).toString(), /"12.00"/);
     assert.equal(await compressions(), before + 3);
+  });
+
+  await t.test('request bodies are read as sent: a gzipped body is not inflated', async () => {
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/v1/products/${first}`,
+      headers: { authorization, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ price: 13 })),
+    });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().key, 'invalid_body');
   });
 
   await t.test('a 304 has no body, compressed or not', async () => {
