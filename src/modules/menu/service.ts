@@ -44,7 +44,18 @@ export function createMenuService(db: Db, cache: CatalogCache) {
     return pending;
   }
 
-  function menuRequest(restaurantId: number, query: MenuQuery): MenuRequest {
+  // A request's tag and answer share one reading of it, so both see the same instant.
+  const requests = new WeakMap<Restaurant, MenuRequest>();
+  function menuRequest(restaurant: Restaurant, query: MenuQuery): MenuRequest {
+    let request = requests.get(restaurant);
+    if (!request) {
+      request = readRequest(restaurant.id, query);
+      requests.set(restaurant, request);
+    }
+    return request;
+  }
+
+  function readRequest(restaurantId: number, query: MenuQuery): MenuRequest {
     return {
       restaurantId,
       channel: query.channel ?? 'in_store',
@@ -80,7 +91,7 @@ export function createMenuService(db: Db, cache: CatalogCache) {
   return {
     /** What the menu shows and its length; MenuBody writes it. */
     async read(restaurant: Restaurant, query: MenuQuery): Promise<MenuPlan> {
-      const request = menuRequest(restaurant.id, query);
+      const request = menuRequest(restaurant, query);
       const { state, catalog } = await catalogOf(restaurant, request.channel);
       const clock = localClock(request.at, state.timezone);
       return planMenu(catalog, { request, clock, acceptsScheduling: state.accepts_scheduling });
@@ -93,7 +104,7 @@ export function createMenuService(db: Db, cache: CatalogCache) {
      * cache; a read that misses loads it once for the tag and the answer both.
      */
     async tag(restaurant: Restaurant, query: MenuQuery): Promise<string> {
-      const request = menuRequest(restaurant.id, query);
+      const request = menuRequest(restaurant, query);
       const { state, catalog } = await catalogOf(restaurant, request.channel);
       const when =
         query.at !== undefined
