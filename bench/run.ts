@@ -23,6 +23,12 @@ import { BENCH_SECRETS, serverEnv } from './server-env.ts';
 import { launchServer } from './server-launcher.ts';
 import { checks } from './targets.ts';
 
+// `npm run bench -- tenants [--seconds n --warmup n --connections n --sizes 100,300,1000]`.
+if (process.argv[2] === 'tenants') {
+  await import('./tenants-run.ts');
+  process.exit(0);
+}
+
 const options = parseOptions(process.argv.slice(2));
 const started = new Date();
 const loadStart = formatLoad();

@@ -4,6 +4,8 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { DatabaseHandle, Db } from './db/database.ts';
 import { installAuthentication } from './http/authenticate.ts';
+import { installCompression } from './http/compression.ts';
+import { installConditionalRequests } from './http/conditional.ts';
 import { type ConnectionLimits, connectionOptions } from './http/connection-limits.ts';
 import { installDocs } from './http/docs.ts';
 import { installErrorHandler } from './http/error-handler.ts';
@@ -68,6 +70,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installSecurityHeaders(app);
   installRateLimits(app, ctx);
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);
+  installConditionalRequests(app);
+  await installCompression(app, ctx.config.cacheBytes.compressedMenus);
   installHealth(app, ctx.database);
   installMetrics(app, ctx.database);
   await installDocs(app, ctx.config);

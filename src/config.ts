@@ -38,7 +38,32 @@ export type Config = {
   eventsRetentionDays: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: http and loopback/private receivers allowed (development, tests). */
   webhookAllowPrivate: boolean;
+  /** Each per-instance cache's budget in bytes (least recently used entries go first past it). */
+  cacheBytes: CacheBytes;
 };
+
+export type CacheBytes = {
+  menu: number;
+  listing: number;
+  cashFlows: number;
+  nfeList: number;
+  /** Gzipped menus past their head, per ETag (src/http/compression.ts). */
+  compressedMenus: number;
+};
+
+const MIB = 1024 * 1024;
+
+/** The caches' budgets, given in MiB. */
+function cacheBytes(env: Env): CacheBytes {
+  const mib = (name: string, fallback: number) => integer(env, name, fallback, 0, 65536) * MIB;
+  return {
+    menu: mib('MENU_CACHE_MB', 64),
+    listing: mib('LISTING_CACHE_MB', 32),
+    cashFlows: mib('CASH_FLOW_CACHE_MB', 8),
+    nfeList: mib('NFE_LIST_CACHE_MB', 16),
+    compressedMenus: mib('COMPRESSED_MENU_CACHE_MB', 8),
+  };
+}
 
 export class ConfigError extends Error {}
 
@@ -159,5 +184,6 @@ export function parseConfig(env: Env = process.env): Config {
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 86400, 60, 2592000),
     eventsRetentionDays: integer(env, 'EVENTS_RETENTION_DAYS', 30, 1, 3650),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    cacheBytes: cacheBytes(env),
   };
 }

@@ -38,6 +38,8 @@ const INVALID: [string, string, RegExp][] = [
   ['TRUST_PROXY', '11', /^TRUST_PROXY .* at most 10 hops\)$/],
   ['EVENTS_RETENTION_DAYS', '0', /^EVENTS_RETENTION_DAYS must be a whole number from 1 to 3650 \(got "0"\)$/],
   ['WEBHOOK_ALLOW_PRIVATE', 'yes', /^WEBHOOK_ALLOW_PRIVATE must be 1 or 0 \(got "yes"\)$/],
+  ['MENU_CACHE_MB', '64MB', /^MENU_CACHE_MB must be a whole number from 0 to 65536/],
+  ['LISTING_CACHE_MB', '-1', /^LISTING_CACHE_MB must be a whole number/],
 ];
 
 test('the configuration', async (t) => {
@@ -68,6 +70,28 @@ test('the configuration', async (t) => {
       idempotencyTtlSeconds: 86400,
       eventsRetentionDays: 30,
       webhookAllowPrivate: false,
+      cacheBytes: {
+        menu: 64 * 2 ** 20,
+        listing: 32 * 2 ** 20,
+        cashFlows: 8 * 2 ** 20,
+        nfeList: 16 * 2 ** 20,
+        compressedMenus: 8 * 2 ** 20,
+      },
+    });
+  });
+
+  await t.test('the cache budgets are set in MiB, each on its own', () => {
+    const { cacheBytes } = parseConfig({
+      MENU_CACHE_MB: '128',
+      NFE_LIST_CACHE_MB: '0',
+      COMPRESSED_MENU_CACHE_MB: '2',
+    });
+    assert.deepEqual(cacheBytes, {
+      menu: 128 * 2 ** 20,
+      listing: 32 * 2 ** 20,
+      cashFlows: 8 * 2 ** 20,
+      nfeList: 0,
+      compressedMenus: 2 * 2 ** 20,
     });
   });
 

@@ -38,6 +38,7 @@ import type {
   ReceivedNfe,
   ReceivedNfeDetail,
 } from './report-types.ts';
+import { createRevalidation, type Revalidation } from './revalidation.ts';
 import { TokenManager, type TokenManagerOptions } from './token-manager.ts';
 import {
   type ClientLogEvent,
@@ -64,6 +65,11 @@ export type ComandaClientOptions = {
   timeoutMs?: number;
   fetch?: typeof fetch;
   logger?: (event: ClientLogEvent) => void;
+  /**
+   * Bodies of tagged reads kept for revalidation (If-None-Match; a 304 returns the kept body),
+   * in entries, least recently used out first; 0 keeps none (default 256).
+   */
+  revalidationEntries?: number;
 } & Partial<
   Pick<TokenManagerOptions, 'apiKey' | 'scope' | 'refreshToken' | 'onTokens' | 'refreshMarginSeconds'>
 >;
@@ -85,6 +91,7 @@ export class ComandaClient {
   readonly tokens: TokenSource;
   readonly #transport: Transport;
   readonly #restaurantId: number | undefined;
+  readonly #revalidation: Revalidation;
 
   constructor(options: ComandaClientOptions) {
     const { baseUrl, fetch = globalThis.fetch, logger, timeoutMs = 30_000 } = options;
@@ -92,6 +99,7 @@ export class ComandaClient {
     this.tokens =
       options.tokens ?? new TokenManager({ ...options, apiKey: options.apiKey!, fetch, logger, timeoutMs });
     this.#restaurantId = options.restaurantId;
+    this.#revalidation = createRevalidation(options.revalidationEntries);
     this.#transport = {
       baseUrl,
       fetch,
@@ -284,12 +292,16 @@ export class ComandaClient {
     const url = withQuery(path, { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId });
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.getAccessToken();
+      const held = method === 'GET' ? this.#revalidation.held(url) : undefined;
       const exchange: Exchange = {
         method,
         path: url,
         headers: {
           authorization: `Bearer ${token}`,
           accept: 'application/json',
+          // fetch sends only gzip and deflate on plain HTTP by itself; it decodes all three.
+          'accept-encoding': 'br, gzip',
+          ...(held ? { 'if-none-match': held.etag } : {}),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           ...once,
         },
@@ -299,7 +311,10 @@ export class ComandaClient {
         signal: options.signal,
       };
       try {
-        return (await parse(await send(this.#transport, exchange))) as T;
+        const response = await send(this.#transport, exchange);
+        if (method !== 'GET') return (await parse(response)) as T;
+        if (held && response.status === 304) return JSON.parse(held.text) as T;
+        return (await this.#kept(url, response)) as T;
       } catch (error) {
         // A refused token is dropped and the call sent again once with a new one.
         if (!(error instanceof ComandaError) || error.status !== 401) throw error;
@@ -307,6 +322,14 @@ export class ComandaClient {
         if (renewed) throw error;
       }
     }
+  }
+
+  /** A read's body, kept with its tag for the next read of the same path. */
+  async #kept(url: string, response: Response): Promise<unknown> {
+    const text = await response.text();
+    const body = parseText(response, text);
+    this.#revalidation.keep(url, response.headers.get('etag'), text);
+    return body;
   }
 }
 
@@ -326,7 +349,10 @@ function withQuery(path: string, query: Query): string {
 }
 
 async function parse(response: Response): Promise<unknown> {
-  const text = await response.text();
+  return parseText(response, await response.text());
+}
+
+function parseText(response: Response, text: string): unknown {
   if (response.status === 204) return undefined;
   try {
     return JSON.parse(text);

@@ -117,7 +117,8 @@ export async function send(t: Transport, exchange: Exchange): Promise<Response> 
       continue;
     }
     if (response.ok || !exchange.retryOn.has(response.status) || attempt >= t.retry.retries) {
-      if (response.ok) return response;
+      // 304: the answer to a read sent with If-None-Match; the caller holds its body.
+      if (response.ok || response.status === 304) return response;
       throw await errorFromResponse(response);
     }
     const header = response.headers.get('retry-after');

@@ -12,7 +12,7 @@ import { checkSession } from '../modules/auth/session-check.ts';
 import { looksLikeSession, verifySession } from '../modules/auth/session-token.ts';
 import { errors } from './errors.ts';
 import { type Principal, principalKey, type Scope } from './principal.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { RateDecision, RateLimiter } from './rate-limit.ts';
 
 const MAX_RESTAURANT_ID = 2147483647;
 
@@ -64,15 +64,35 @@ async function authenticate(
   };
 }
 
+function budgetHeaders(reply: FastifyReply, decision: RateDecision): void {
+  reply.header('x-ratelimit-limit', decision.limit);
+  reply.header('x-ratelimit-remaining', decision.remaining);
+  reply.header('x-ratelimit-reset', decision.resetSeconds);
+}
+
 /** Per credential, before the scope check, so refused calls count too. */
 async function enforceRateLimit(limiter: RateLimiter, principal: Principal, reply: FastifyReply) {
   const decision = await limiter.hit(principalKey(principal));
   if (!decision) return;
-  reply.header('x-ratelimit-limit', decision.limit);
-  reply.header('x-ratelimit-remaining', decision.remaining);
-  reply.header('x-ratelimit-reset', decision.resetSeconds);
+  budgetHeaders(reply, decision);
   if (!decision.allowed) throw errors.rateLimited(decision.resetSeconds);
 }
+
+/** Spends the request's budget now: for a conditional read that is not answered 304 (conditional.ts). */
+export async function spendBudget(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.principal) await enforceRateLimit(request.server.rateLimits.data, request.principal, reply);
+}
+
+/** The budget left, unspent: the X-RateLimit-* headers of a 304. */
+export async function showBudget(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!request.principal) return;
+  const decision = await request.server.rateLimits.data.peek(principalKey(request.principal));
+  if (decision) budgetHeaders(reply, decision);
+}
+
+/** A conditional read of a route with an ETag spends its budget once its tag is known. */
+const defersBudget = (request: FastifyRequest): boolean =>
+  request.routeOptions.config?.etag !== undefined && request.headers['if-none-match'] !== undefined;
 
 function checkScope(principal: Principal, scope: Scope | readonly Scope[]): void {
   if (principal.kind === 'restaurant_session') return;
@@ -124,7 +144,8 @@ export function installAuthentication(app: FastifyInstance, db: Db, sessionSecre
       requestedRestaurant(requested) ?? null,
     );
     request.principal = principal;
-    await enforceRateLimit(app.rateLimits.data, principal, reply);
+    if (defersBudget(request)) request.budgetDeferred = true;
+    else await enforceRateLimit(app.rateLimits.data, principal, reply);
     if (!scope) return;
     checkScope(principal, scope);
     const id = resolveRestaurant(principal, requested);

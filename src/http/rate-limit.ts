@@ -20,6 +20,8 @@ export type RateLimiter = {
   hit(key: string): Promise<RateDecision | null>;
   /** Gives back one request counted for `key` in its current window (none once it has passed). */
   refund(key: string): Promise<void>;
+  /** The window of `key` as it stands, counting nothing (a 304 shows it: conditional.ts). */
+  peek(key: string): Promise<RateDecision | null>;
 };
 
 const WINDOW_MS = 60_000;
@@ -52,9 +54,15 @@ const REFUND_SCRIPT = `${tooLate(1, '0')}
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
 return 0`;
 
+// The count and time left of a window, for a conditional read answered 304 (which spends nothing).
+const PEEK_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+return {n, redis.call('PTTL', KEYS[1])}`;
+
 type HitCommand = {
   rateLimitHit(key: string, windowMs: number, deadline: number): Promise<[number, number]>;
   rateLimitRefund(key: string, deadline: number): Promise<number>;
+  rateLimitPeek(key: string): Promise<[number, number]>;
 };
 
 export const storeErrors = new Counter({
@@ -104,6 +112,12 @@ export function memoryLimiter(limit: number): RateLimiter {
       const window = live(boundedKey(rawKey), Date.now());
       if (window && window.count > 0) window.count -= 1;
     },
+    async peek(rawKey) {
+      const now = Date.now();
+      const window = live(boundedKey(rawKey), now);
+      if (!window) return decide(0, WINDOW_MS, limit);
+      return decide(window.count, window.resetAt - now, limit);
+    },
   };
 }
 
@@ -111,6 +125,7 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
   if (!('rateLimitHit' in redis)) {
     redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
     redis.defineCommand('rateLimitRefund', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+    redis.defineCommand('rateLimitPeek', { numberOfKeys: 1, lua: PEEK_SCRIPT });
   }
   const commands = redis as unknown as HitCommand;
   const stored = (key: string) => `comanda:rl:${name}:${boundedKey(key)}`;
@@ -140,6 +155,18 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
       } catch (err) {
         breaker.failed();
         warn(err);
+      }
+    },
+    async peek(key) {
+      if (!breaker.closed()) return null;
+      try {
+        const [count, ttl] = await commands.rateLimitPeek(stored(key));
+        breaker.succeeded();
+        return decide(Number(count), Number(ttl) < 0 ? WINDOW_MS : Number(ttl), limit);
+      } catch (err) {
+        breaker.failed();
+        warn(err);
+        return null;
       }
     },
   };

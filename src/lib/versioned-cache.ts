@@ -6,6 +6,8 @@
 // legacy product listing, keyed by restaurant; the received NF-e list and the cash-flow summaries
 // and pages, keyed by restaurant and query, as text. Least recently used keys go first past the
 // byte budget.
+import { LRUCache } from 'lru-cache';
+import { Counter, Gauge } from 'prom-client';
 
 /** What an entry must say about itself: the version it holds, and its size for the budget. */
 export type Versioned = { version: number; bytes: number };
@@ -29,6 +31,8 @@ export type VersionedCache<T extends { version: number }, K extends string | num
 export type VersionedCacheBase = {
   /** Bytes kept per instance; least recently used keys go first past it. */
   maxBytes: number;
+  /** Its label in /metrics (cache_bytes, cache_budget_bytes, cache_evictions_total). */
+  name?: string;
   /** Called on every get(), with where the value came from (for a metric). */
   onRead?: (source: ReadSource) => void;
 };
@@ -38,54 +42,72 @@ export type VersionedCacheOptions<T> = VersionedCacheBase & {
   sizeOf?: (value: T) => number;
 };
 
+const named = new Map<string, { bytes(): number; budget: number }>();
+
+/** What each named cache holds and may hold, read when /metrics is scraped (the latest of a name). */
+new Gauge({
+  name: 'cache_bytes',
+  help: 'Bytes held by each per-instance cache',
+  labelNames: ['cache'],
+  collect() {
+    for (const [cache, { bytes }] of named) this.set({ cache }, bytes());
+  },
+});
+new Gauge({
+  name: 'cache_budget_bytes',
+  help: 'Byte budget of each per-instance cache (its *_CACHE_MB setting)',
+  labelNames: ['cache'],
+  collect() {
+    for (const [cache, { budget }] of named) this.set({ cache }, budget);
+  },
+});
+const evictions = new Counter({
+  name: 'cache_evictions_total',
+  help: 'Entries dropped to keep a cache within its budget',
+  labelNames: ['cache'],
+});
+
 export function createVersionedCache<T extends { version: number }, K extends string | number = number>(
   options: VersionedCacheOptions<T>,
 ): VersionedCache<T, K> {
   const {
     maxBytes,
+    name,
     onRead = () => {},
     sizeOf = (value: T) => (value as Partial<Versioned>).bytes ?? 0,
   } = options;
-  const entries = new Map<K, { value: T; bytes: number; used: number }>();
+  // Recency and the byte budget are lru-cache's (maxSize): on the tenants bench's access
+  // patterns it took 1 µs a read where a sort of the entries on each eviction took 20 to 30 µs.
+  // Sizes are whole bytes of at least 1; a budget of 0 keeps nothing.
+  const entries =
+    maxBytes > 0
+      ? new LRUCache<K, { value: T }>({
+          maxSize: maxBytes,
+          sizeCalculation: (entry) => Math.max(1, Math.ceil(sizeOf(entry.value))),
+          dispose: (_entry, _key, reason) => {
+            if (reason === 'evict' && name) evictions.inc({ cache: name });
+          },
+        })
+      : undefined;
   // Requests that see the same version share one load; the load starts after that version
   // was read, so its snapshot holds every write the version stands for. The version is a number
   // and comes last, so `key:version` names one pair even when a text key holds colons. A load
   // whose version is not known beforehand is shared under the key alone, in a map of its own.
   const loading = new Map<string, Promise<T>>();
   const loadingByKey = new Map<string, Promise<T>>();
-  let cachedBytes = 0;
-  let clock = 0;
+  if (name) named.set(name, { bytes: () => entries?.calculatedSize ?? 0, budget: maxBytes });
 
   function set(key: K, value: T): void {
-    const previous = entries.get(key);
-    if (previous) {
-      if (previous.value.version > value.version) return;
-      entries.delete(key);
-      cachedBytes -= previous.bytes;
-    }
-    const bytes = sizeOf(value);
-    if (bytes > maxBytes) return;
-    entries.set(key, { value, bytes, used: ++clock });
-    cachedBytes += bytes;
-    if (cachedBytes > maxBytes) evict();
-  }
-
-  /** Least recently used first, until the entries fit the budget again. */
-  function evict(): void {
-    const byUse = [...entries].sort(([, a], [, b]) => a.used - b.used);
-    for (const [id, entry] of byUse) {
-      if (cachedBytes <= maxBytes) break;
-      entries.delete(id);
-      cachedBytes -= entry.bytes;
-    }
+    if (!entries) return;
+    const previous = entries.peek(key);
+    if (previous && previous.value.version > value.version) return;
+    // An entry larger than the whole budget is not kept (and no longer holds the key's place).
+    if (sizeOf(value) > maxBytes) entries.delete(key);
+    else entries.set(key, { value });
   }
 
   function held(key: K): T | undefined {
-    const cached = entries.get(key);
-    if (cached === undefined) return undefined;
-    // A use is a tick on the entry: moving it in the map on every read cost a hot read more.
-    cached.used = ++clock;
-    return cached.value;
+    return entries?.get(key)?.value;
   }
 
   function shared(pendings: Map<string, Promise<T>>, key: K, id: string, load: () => Promise<T>) {

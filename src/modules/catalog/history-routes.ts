@@ -1,6 +1,7 @@
 // GET /v1/products/{productId}/history (scope products:read).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { HistoryPage, HistoryQuery } from './change-review-schemas.ts';
 import { productHistory } from './history-service.ts';
 import { ProductParams } from './schemas.ts';
@@ -11,7 +12,11 @@ export function historyRoutes(fastify: FastifyInstance): void {
   app.get(
     '/v1/products/:productId/history',
     {
-      config: { scope: 'products:read', errorKeys: ['product_not_found'] },
+      config: {
+        scope: 'products:read',
+        errorKeys: ['product_not_found'],
+        etag: versionTag('catalog_version'),
+      },
       schema: {
         summary: 'The change log of a product, newest first',
         operationId: 'getProductHistory',

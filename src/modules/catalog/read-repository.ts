@@ -15,12 +15,6 @@ const product = prepared<MappedRow>(
   `select ${COLUMNS} from products p where p.restaurant_id = $1 and p.id = $2 and p.removed_at is null`,
 );
 
-const productWithVersion = prepared<Version & ({ [K in keyof MappedRow]: null } | MappedRow)>(
-  `select r.catalog_version, ${COLUMNS} from restaurants r
-   left join products p on p.restaurant_id = r.id and p.id = $2 and p.removed_at is null
-   where r.id = $1`,
-);
-
 /** Every non-removed category by position then id, with its non-removed products (or one null row). */
 const declareListing = prepared<never>(
   `declare listing no scroll cursor for
@@ -49,17 +43,6 @@ export async function readCatalogVersion(db: Db, restaurantId: number): Promise<
 
 export async function findProduct(db: Db, restaurantId: number, id: number): Promise<MappedRow | undefined> {
   return (await product(db, [restaurantId, id])).rows[0];
-}
-
-/** The catalog version and the product, in one round trip; undefined when there is no such restaurant. */
-export async function findProductWithVersion(
-  db: Db,
-  restaurantId: number,
-  id: number,
-): Promise<{ version: number; row: MappedRow | undefined } | undefined> {
-  const [found] = (await productWithVersion(db, [restaurantId, id])).rows;
-  if (!found) return undefined;
-  return { version: found.catalog_version, row: found.id === null ? undefined : (found as MappedRow) };
 }
 
 /**

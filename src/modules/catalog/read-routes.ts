@@ -3,6 +3,7 @@
 // serialise what is not, and the tests hold the bytes to them.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { sendJson } from '../../http/json-reply.ts';
 import { createCatalogReader } from './read-service.ts';
 import { Catalog, Product } from './response-schemas.ts';
@@ -13,12 +14,12 @@ const scope = 'products:read' as const;
 export function readRoutes(fastify: FastifyInstance): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // One reader (and listing cache) per app instance; other instances learn of writes through catalog_version.
-  const reader = createCatalogReader(app.ctx.db);
+  const reader = createCatalogReader(app.ctx.db, app.ctx.config.cacheBytes.listing);
 
   app.get(
     '/v1/products',
     {
-      config: { scope },
+      config: { scope, etag: versionTag('catalog_version') },
       schema: {
         summary: 'Categories with their products (legacy shape)',
         operationId: 'listProducts',
@@ -38,7 +39,7 @@ export function readRoutes(fastify: FastifyInstance): void {
   app.get(
     '/v1/products/:productId',
     {
-      config: { scope, errorKeys: ['product_not_found'] },
+      config: { scope, errorKeys: ['product_not_found'], etag: versionTag('catalog_version') },
       schema: {
         summary: 'One product with its fiscal projection',
         operationId: 'getProduct',

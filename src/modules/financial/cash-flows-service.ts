@@ -51,15 +51,17 @@ export type CashFlowCaches = {
 const withKey = (bytes: number) => bytes + 300;
 
 /** One set per app instance; other instances' writes reach it through cash_flow_version. */
-export function createCashFlowCaches(): CashFlowCaches {
+export function createCashFlowCaches(pageBytes = MAX_PAGE_BYTES): CashFlowCaches {
   return {
     // Counted at their largest: every page start of the period learnt.
     summaries: createVersionedCache({
       maxBytes: MAX_SUMMARY_BYTES,
+      name: 'cash_flow_summaries',
       sizeOf: (s: CashFlowSummary) => withKey(120 * Math.ceil(s.total / PAGE_SIZE)),
     }),
     pages: createVersionedCache({
-      maxBytes: MAX_PAGE_BYTES,
+      maxBytes: pageBytes,
+      name: 'cash_flow_pages',
       sizeOf: (p: Rendered) => withKey(p.body.length),
     }),
   };

@@ -1,5 +1,6 @@
 // GET /v1/financial/cash-flows (contract 4.9): schema + one service call.
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { sendJson } from '../../http/json-reply.ts';
 import {
   CashFlowsQuery,
@@ -7,14 +8,17 @@ import {
   CashFlowsResponse,
   ErrorResponse,
 } from './cash-flows-schema.ts';
-import { createCashFlowService } from './cash-flows-service.ts';
+import { createCashFlowCaches, createCashFlowService } from './cash-flows-service.ts';
 
 export async function financialRoutes(app: FastifyInstance): Promise<void> {
-  const cashFlows = createCashFlowService(app.ctx.db);
+  const cashFlows = createCashFlowService(
+    app.ctx.db,
+    createCashFlowCaches(app.ctx.config.cacheBytes.cashFlows),
+  );
   app.get<{ Querystring: CashFlowsQuerystring }>(
     '/v1/financial/cash-flows',
     {
-      config: { scope: 'financial:read' },
+      config: { scope: 'financial:read', etag: versionTag('cash_flow_version') },
       schema: {
         summary: 'Financial entries (payables and receivables) of a period, 100 main entries a page',
         operationId: 'listCashFlows',

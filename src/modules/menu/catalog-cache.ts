@@ -21,5 +21,5 @@ export type CatalogCache = {
 export const MENU_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createCatalogCache(maxBytes = MENU_CACHE_BYTES): CatalogCache {
-  return createVersionedCache<Catalog>({ maxBytes, onRead: (source) => reads.inc({ source }) });
+  return createVersionedCache<Catalog>({ maxBytes, name: 'menu', onRead: (source) => reads.inc({ source }) });
 }

@@ -108,6 +108,15 @@ function writeCategory(plan: MenuPlan, category: CatalogCategory, afterAnother: 
   out.slice(blocks[category.endBlock], category.end - 2, category.end);
 }
 
+/** The body after its head (plan.top), in one buffer: what compression.ts keeps compressed per ETag. */
+export function menuTail(plan: MenuPlan): Buffer {
+  const out = new Slicer();
+  for (const [i, category] of plan.categories.entries()) writeCategory(plan, category, i > 0, out);
+  out.slice(END_LIST, 0, END_LIST.length);
+  out.flush();
+  return Buffer.concat(out.ready);
+}
+
 export class MenuBody extends Readable {
   private readonly plan: MenuPlan;
   private readonly out = new Slicer();
@@ -118,6 +127,14 @@ export class MenuBody extends Readable {
     super();
     this.plan = plan;
     this.out.slice(plan.top, 0, plan.top.length);
+  }
+
+  /**
+   * Its head, made for this answer (restaurant, channel, evaluated_at), and the rest, which the
+   * answer's ETag names (compression.ts's SplitBody).
+   */
+  parts(): { head: Buffer; tail(): Buffer } {
+    return { head: this.plan.top, tail: () => menuTail(this.plan) };
   }
 
   override _read(): void {

@@ -1,9 +1,8 @@
-// The menu's SQL: a constant number of queries whatever the menu size. Only what the menu
+// The menu's SQL: one statement whatever the menu size. Only what the menu
 // shows is read: regular, non-removed categories; non-removed products, groups and options.
-import { sql } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { prepared } from '../../db/prepared.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
 import type { MenuCategoryInput, MenuGroupInput, MenuProductInput } from './types.ts';
 
@@ -28,102 +27,75 @@ export type CatalogRows = {
   comboItems: { combo_product_id: number; available: boolean; available_in_delivery: boolean }[];
 };
 
+/** The product columns: expression, name and type (the last row of the statement holds nulls of them). */
+const PRODUCT_COLUMNS: [string, string, string][] = [
+  ['id', 'id', 'int'],
+  ['product_category_id', 'product_category_id', 'int'],
+  ['name', 'name', 'text'],
+  ['description', 'description', 'text'],
+  ['position', 'position', 'int'],
+  // Money as text: a JSON number would turn "5.00" into 5.
+  ...MONEY_FIELDS.map((column): [string, string, string] => [`${column}::text`, column, 'text']),
+  ...FLAG_FIELDS.map((column): [string, string, string] => [column, column, 'boolean']),
+  ['is_combo', 'is_combo', 'boolean'],
+  ['combo_min_items', 'combo_min_items', 'int'],
+  ['schedules', 'schedules', 'jsonb'],
+  [`json_build_array(${FISCAL_COLUMNS.map((column) => `"${column}"`).join(', ')})::text`, 'fiscal', 'text'],
+];
+
+/** `json_agg` of a subquery's rows in its own order; an empty array when it has none. */
+const list = (query: string, order: string) =>
+  `coalesce((select json_agg(x order by ${order}) from (${query}) x), '[]')`;
+
+const REST = `json_build_object(
+  'version', (select catalog_version from restaurants where id = $1),
+  'categories', ${list(
+    `select id, name, position, available, schedules from product_categories
+     where restaurant_id = $1 and kind = 'regular' and removed_at is null`,
+    'x.position, x.id',
+  )},
+  'groups', ${list(
+    `select g.id, g.name, g.min, g.max, ${list(
+      `select id, name, price::text as price, delivery_price::text as delivery_price, available, position
+       from complement_options where restaurant_id = g.restaurant_id and complement_category_id = g.id
+         and removed_at is null`,
+      'x.position, x.id',
+    )} as options
+     from complement_categories g where g.restaurant_id = $1 and g.removed_at is null`,
+    'x.id',
+  )},
+  'links', ${list(
+    `select product_id, complement_category_id, position from product_complement_categories
+     where restaurant_id = $1`,
+    'x.product_id, x.position, x.complement_category_id',
+  )},
+  'comboItems', ${list(
+    `select c.combo_product_id, i.available, i.available_in_delivery from combo_items c
+     join products i on i.restaurant_id = c.restaurant_id and i.id = c.item_product_id
+     where c.restaurant_id = $1 and i.removed_at is null and not i.sold_off`,
+    'x.combo_product_id',
+  )}
+)`;
+
+type RestDocument = Omit<CatalogRows, 'products'> & { version: number | null };
+
+/**
+ * The whole catalog in one statement, so one snapshot and one round trip: the products as rows
+ * (many of them, parsed column by column), then one last row holding the rest (categories,
+ * groups with their options, links, combo items and the version) as one small JSON document.
+ */
+const catalogRows = prepared<ProductRow & { part: number; rest: RestDocument | null }>(
+  `select 0 as part, ${PRODUCT_COLUMNS.map(([expression, name]) => `${expression} as "${name}"`).join(', ')},
+     null::json as rest
+   from products where restaurant_id = $1 and removed_at is null
+   union all
+   select 1, ${PRODUCT_COLUMNS.map(([, , type]) => `null::${type}`).join(', ')}, ${REST}
+   order by part, position, id`,
+);
+
 /** Everything the menu shows, read in one snapshot so the parts agree with each other and with `version`. */
 export async function loadCatalogRows(db: Db, restaurantId: number): Promise<CatalogRows> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const restaurant = await trx
-        .selectFrom('restaurants')
-        .select('catalog_version')
-        .where('id', '=', restaurantId)
-        .executeTakeFirst();
-      const categories = await trx
-        .selectFrom('product_categories')
-        .select(['id', 'name', 'position', 'available', 'schedules'])
-        .where('restaurant_id', '=', restaurantId)
-        .where('kind', '=', 'regular')
-        .where('removed_at', 'is', null)
-        .orderBy('position')
-        .orderBy('id')
-        .execute();
-      const products = await trx
-        .selectFrom('products')
-        .select([
-          'id',
-          'product_category_id',
-          'name',
-          'description',
-          'position',
-          ...MONEY_FIELDS,
-          ...FLAG_FIELDS,
-          'is_combo',
-          'combo_min_items',
-          'schedules',
-          sql<string>`json_build_array(${sql.join(FISCAL_COLUMNS.map((column) => sql.ref(column)))})::text`.as(
-            'fiscal',
-          ),
-        ])
-        .where('restaurant_id', '=', restaurantId)
-        .where('removed_at', 'is', null)
-        .orderBy('position')
-        .orderBy('id')
-        .execute();
-      const groups = await trx
-        .selectFrom('complement_categories as g')
-        .select((eb) => [
-          'g.id',
-          'g.name',
-          'g.min',
-          'g.max',
-          jsonArrayFrom(
-            eb
-              .selectFrom('complement_options as o')
-              // Money as text: a JSON number would turn "5.00" into 5.
-              .select([
-                'o.id',
-                'o.name',
-                sql<string>`o.price::text`.as('price'),
-                sql<string | null>`o.delivery_price::text`.as('delivery_price'),
-                'o.available',
-              ])
-              .whereRef('o.restaurant_id', '=', 'g.restaurant_id')
-              .whereRef('o.complement_category_id', '=', 'g.id')
-              .where('o.removed_at', 'is', null)
-              .orderBy('o.position')
-              .orderBy('o.id'),
-          ).as('options'),
-        ])
-        .where('g.restaurant_id', '=', restaurantId)
-        .where('g.removed_at', 'is', null)
-        .execute();
-      const links = await trx
-        .selectFrom('product_complement_categories')
-        .select(['product_id', 'complement_category_id'])
-        .where('restaurant_id', '=', restaurantId)
-        .orderBy('product_id')
-        .orderBy('position')
-        .orderBy('complement_category_id')
-        .execute();
-      const comboItems = await trx
-        .selectFrom('combo_items as c')
-        .innerJoin('products as i', (join) =>
-          join.onRef('i.restaurant_id', '=', 'c.restaurant_id').onRef('i.id', '=', 'c.item_product_id'),
-        )
-        .select(['c.combo_product_id', 'i.available', 'i.available_in_delivery'])
-        .where('c.restaurant_id', '=', restaurantId)
-        .where('i.removed_at', 'is', null)
-        .where('i.sold_off', '=', false)
-        .execute();
-      return {
-        version: restaurant?.catalog_version ?? 0,
-        categories,
-        products: products as ProductRow[],
-        groups,
-        links,
-        comboItems,
-      };
-    });
+  const { rows } = await catalogRows(db, [restaurantId]);
+  const rest = rows.pop()?.rest as RestDocument;
+  return { ...rest, version: rest.version ?? 0, products: rows };
 }

@@ -5,16 +5,19 @@ import type { FastifyInstance } from 'fastify';
 import { JSON_TYPE } from '../../http/json-reply.ts';
 import { createCatalogCache } from './catalog-cache.ts';
 import { MenuBody } from './menu-body.ts';
-import { menuQuery, menuResponse } from './schemas.ts';
+import { type MenuQuery, menuQuery, menuResponse } from './schemas.ts';
 import { createMenuService } from './service.ts';
 
 export async function menuRoutes(app: FastifyInstance): Promise<void> {
   // One cache per app instance; other instances learn of writes through catalog_version.
-  const menu = createMenuService(app.ctx.db, createCatalogCache());
+  const menu = createMenuService(app.ctx.db, createCatalogCache(app.ctx.config.cacheBytes.menu));
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/menu',
     {
-      config: { scope: 'menu:read' },
+      config: {
+        scope: 'menu:read',
+        etag: (request) => menu.tag(request.restaurant, request.query as MenuQuery),
+      },
       schema: {
         summary: 'The menu with price and availability resolved for a channel',
         operationId: 'listMenu',

@@ -8,6 +8,7 @@ import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
 import { type CatalogRows, loadCatalogRows } from './repository.ts';
 import { localClock } from './schedule.ts';
+import { boundariesOf, scheduleWindow } from './schedule-window.ts';
 import type { MenuQuery } from './schemas.ts';
 import { normalizeSearch } from './search.ts';
 import type { MenuChannel } from './types.ts';
@@ -43,27 +44,75 @@ export function createMenuService(db: Db, cache: CatalogCache) {
     return pending;
   }
 
+  // A request's tag and answer share one reading of it, so both see the same instant.
+  const requests = new WeakMap<Restaurant, MenuRequest>();
+  function menuRequest(restaurant: Restaurant, query: MenuQuery): MenuRequest {
+    let request = requests.get(restaurant);
+    if (!request) {
+      request = readRequest(restaurant.id, query);
+      requests.set(restaurant, request);
+    }
+    return request;
+  }
+
+  function readRequest(restaurantId: number, query: MenuQuery): MenuRequest {
+    return {
+      restaurantId,
+      channel: query.channel ?? 'in_store',
+      at: instant(query.at),
+      onlyAvailable: query.only_available === true,
+      categoryId: query.category_id,
+      needle: normalizeSearch(query.search ?? ''),
+      includeFiscal: query.include_fiscal_info === true,
+    };
+  }
+
+  // A request's tag and answer share one catalog: the Restaurant object is the request's own.
+  const forRequest = new WeakMap<Restaurant, ReturnType<typeof fetchCatalog>>();
+  function catalogOf(restaurant: Restaurant, channel: MenuChannel) {
+    let pending = forRequest.get(restaurant);
+    if (!pending) {
+      pending = fetchCatalog(restaurant, channel);
+      forRequest.set(restaurant, pending);
+    }
+    return pending;
+  }
+
+  async function fetchCatalog(restaurant: Restaurant, channel: MenuChannel) {
+    const state = await restaurant.state();
+    if (!state) throw errors.restaurantForbidden();
+    const version = state.catalog_version;
+    const catalog = await cache.get(cacheKey(restaurant.id, channel), version, async () =>
+      assembleCatalog(await loadRows(restaurant.id, version), channel),
+    );
+    return { state, catalog };
+  }
+
   return {
     /** What the menu shows and its length; MenuBody writes it. */
     async read(restaurant: Restaurant, query: MenuQuery): Promise<MenuPlan> {
-      const restaurantId = restaurant.id;
-      const request: MenuRequest = {
-        restaurantId,
-        channel: query.channel ?? 'in_store',
-        at: instant(query.at),
-        onlyAvailable: query.only_available === true,
-        categoryId: query.category_id,
-        needle: normalizeSearch(query.search ?? ''),
-        includeFiscal: query.include_fiscal_info === true,
-      };
-      const state = await restaurant.state();
-      if (!state) throw errors.restaurantForbidden();
-      const version = state.catalog_version;
-      const catalog = await cache.get(cacheKey(restaurantId, request.channel), version, async () =>
-        assembleCatalog(await loadRows(restaurantId, version), request.channel),
-      );
+      const request = menuRequest(restaurant, query);
+      const { state, catalog } = await catalogOf(restaurant, request.channel);
       const clock = localClock(request.at, state.timezone);
       return planMenu(catalog, { request, clock, acceptsScheduling: state.accepts_scheduling });
+    },
+
+    /**
+     * What the answer depends on, for its ETag: the catalog version, the settings the plan reads,
+     * the query, and the instant: as given (`at`, which the body echoes), or else the stretch
+     * between schedule boundaries it falls in (schedule-window.ts). The catalog comes from the
+     * cache; a read that misses loads it once for the tag and the answer both.
+     */
+    async tag(restaurant: Restaurant, query: MenuQuery): Promise<string> {
+      const request = menuRequest(restaurant, query);
+      const { state, catalog } = await catalogOf(restaurant, request.channel);
+      const when =
+        query.at !== undefined
+          ? `at=${request.at.toISOString()}`
+          : `window=${scheduleWindow(boundariesOf(catalog), localClock(request.at, state.timezone))}`;
+      const { at: _at, ...rest } = request;
+      const settings = `${state.catalog_version};${state.timezone};${state.accepts_scheduling}`;
+      return `${settings}\n${when}\n${JSON.stringify(rest)}`;
     },
   };
 }

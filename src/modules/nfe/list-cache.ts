@@ -43,6 +43,7 @@ export type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) 
 export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): NfeListReader {
   const cache = createVersionedCache<RenderedList, string>({
     maxBytes,
+    name: 'nfe_list',
     onRead: (source) => reads.inc({ source }),
   });
   return async (restaurant, query) => {

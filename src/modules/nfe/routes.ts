@@ -3,6 +3,7 @@
 // The swagger types add `summary` and `tags` to route schemas.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { versionTag } from '../../http/conditional.ts';
 import { sendJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
 import { brandRoutes } from './brand-routes.ts';
@@ -31,7 +32,7 @@ const commonErrors = {
 };
 
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
-  const readList = createNfeListReader(app.ctx.db);
+  const readList = createNfeListReader(app.ctx.db, app.ctx.config.cacheBytes.nfeList);
   const providerSlots = createSlots(PROVIDER_CONCURRENCY);
   const detailPool = createDetailPool({ workers: app.ctx.config.nfeDetailWorkers });
   app.addHook('onClose', () => detailPool.close());
@@ -39,7 +40,11 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
-      config: { scope: 'nfe-received:read', errorKeys: ['brand_not_found', 'data_validation_failed'] },
+      config: {
+        scope: 'nfe-received:read',
+        errorKeys: ['brand_not_found', 'data_validation_failed'],
+        etag: versionTag('nfe_version'),
+      },
       schema: {
         summary: 'Authorized received NF-e of a period and a brand, from the local base (no pagination)',
         operationId: 'listReceivedNfe',

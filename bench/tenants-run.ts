@@ -1,0 +1,164 @@
+// `npm run bench -- tenants`: many restaurants on one deployment (issue 25). Copies the seeded
+// tenants database (tenants-database.ts), gives each restaurant a credential, then for the first
+// 100, 300 and 1,000 restaurants starts `node src/main.ts` (PostgreSQL and Redis), reads every
+// restaurant once, and measures each route against one hot restaurant, a uniform spread and a
+// Zipf spread in the same run; then two instances, the first read of a menu, revalidation polling
+// and compression. Prints the table and writes bench/results/latest-tenants.md.
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/database.ts';
+import { issueCredentials } from './credentials.ts';
+import { describeMachine, formatLoad } from './machine.ts';
+import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { type LaunchedServer, launchServer } from './server-launcher.ts';
+import { prng, type Tenant, tenants } from './tenants-data.ts';
+import { tenantsDatabase } from './tenants-database.ts';
+import { loadWindows, pathOf, picker, ROUTES, type Spread } from './tenants-load.ts';
+import { type Measured, renderTenants } from './tenants-report.ts';
+import { firstReads, pollingAndCompression } from './tenants-single.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(3),
+  options: {
+    seconds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '32' },
+    sizes: { type: 'string', default: '100,300,1000' },
+  },
+});
+const seconds = Number(values.seconds);
+const warmup = Number(values.warmup);
+const connections = Number(values.connections);
+const sizes = values.sizes.split(',').map(Number);
+const started = new Date();
+const log = (line: string) =>
+  console.log(`${((Date.now() - started.getTime()) / 1000).toFixed(0).padStart(4)} s  ${line}`);
+const loadStart = formatLoad();
+log(`load average ${loadStart}`);
+
+const { url: databaseUrl, seededMs } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, log);
+const all = tenants().slice(0, Math.max(...sizes));
+const handle = await openDatabase({ databaseUrl });
+const credentials = await issueCredentials(
+  handle.db,
+  all.map((t) => t.id),
+);
+await handle.close();
+const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
+const closest = (size: number) =>
+  all.reduce((best, t) => (Math.abs(t.products - size) < Math.abs(best.products - size) ? t : best));
+const hot = closest(150);
+const env = {
+  ...serverEnv({ DATABASE_URL: databaseUrl }, 'http://127.0.0.1:9'),
+  REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+};
+log(
+  `${all.length} restaurants, ${credentials.size} credentials; hot restaurant ${hot.id} (${hot.products} products)`,
+);
+
+/** Every restaurant's menu (both channels), listing, first cash-flow page and NF-e list, once. */
+async function readEach(url: string, list: Tenant[]): Promise<void> {
+  const random = prng(3);
+  const queue = list.flatMap((t) =>
+    ['menu', 'listing', 'cash-flows', 'nfe'].flatMap((route) =>
+      (route === 'menu' ? ['in_store', 'delivery'] : ['']).map((channel) => ({
+        tenant: t,
+        path: channel ? `/v1/menu?channel=${channel}` : pathOf(route as 'listing', t, random),
+      })),
+    ),
+  );
+  const worker = async () => {
+    for (let job = queue.pop(); job; job = queue.pop()) {
+      const res = await fetch(`${url}${job.path}`, { headers: { authorization: authorization(job.tenant) } });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${job.path}: ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}
+
+async function measure(urls: string[], route: (typeof ROUTES)[number], spread: Spread, list: Tenant[]) {
+  const pick = picker(spread, list, hot);
+  const random = prng(5);
+  const next = () => {
+    const tenant = pick();
+    return { path: pathOf(route, tenant, random), headers: { authorization: authorization(tenant) } };
+  };
+  await loadWindows(urls, next, connections, warmup);
+  return loadWindows(urls, next, connections, seconds);
+}
+
+const measured: Measured = { sizes: [], twoInstances: [], firstRead: [], polling: [], compression: [] };
+
+async function sizeRows(server: LaunchedServer, n: number) {
+  const list = all.slice(0, n);
+  const warmed = performance.now();
+  await readEach(server.url, list);
+  log(`n=${n}: read every restaurant once in ${((performance.now() - warmed) / 1000).toFixed(1)} s`);
+  const rows = [];
+  for (const route of ROUTES) {
+    const bySpread = {} as Record<Spread, Awaited<ReturnType<typeof measure>>>;
+    for (const spread of ['hot', 'uniform', 'zipf'] as Spread[])
+      bySpread[spread] = await measure([server.url], route, spread, list);
+    const rss = server.memory().rss;
+    rows.push({ route, ...bySpread, rss });
+    log(
+      `n=${n} ${route}: hot ${Math.round(bySpread.hot.rps)}, uniform ${Math.round(bySpread.uniform.rps)}, ` +
+        `zipf ${Math.round(bySpread.zipf.rps)} req/s; RSS ${Math.round(rss)} MB`,
+    );
+  }
+  measured.sizes.push({ n, rows, peakRss: server.memory().peak, load: formatLoad() });
+}
+
+for (const n of sizes) {
+  const server = await launchServer(env);
+  try {
+    await sizeRows(server, n);
+    if (n === Math.max(...sizes)) {
+      const window = { connections, seconds, warmup };
+      measured.firstRead = await firstReads(
+        server.url,
+        databaseUrl,
+        [closest(200), closest(2_000)],
+        authorization,
+      );
+      Object.assign(measured, await pollingAndCompression(server.url, authorization(hot), window));
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+// Two instances on the same PostgreSQL and Redis, every restaurant, the mixed load.
+const pair = [await launchServer(env), await launchServer(env)];
+try {
+  await Promise.all(pair.map((s) => readEach(s.url, all)));
+  for (const spread of ['hot', 'uniform', 'zipf'] as Spread[]) {
+    const result = await measure(
+      pair.map((s) => s.url),
+      'mix',
+      spread,
+      all,
+    );
+    measured.twoInstances.push({ spread, result, rss: Math.max(...pair.map((s) => s.memory().peak)) });
+    log(`two instances, mix, ${spread}: ${Math.round(result.rps)} req/s`);
+  }
+} finally {
+  await Promise.all(pair.map((s) => s.stop()));
+}
+
+const markdown = renderTenants(measured, {
+  started,
+  command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+  machine: describeMachine('PostgreSQL'),
+  loadStart,
+  loadEnd: formatLoad(),
+  windows: `${seconds} s windows at ${connections} connections, each after ${warmup} s of the same load`,
+  seeding:
+    seededMs === undefined
+      ? 'copied from the seeded template database'
+      : `seeded in ${(seededMs / 1000).toFixed(1)} s`,
+});
+console.log(`\n${markdown}`);
+writeFileSync(new URL('./results/latest-tenants.md', import.meta.url), markdown);
+log('wrote bench/results/latest-tenants.md');

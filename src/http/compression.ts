@@ -1,0 +1,139 @@
+// Response compression: br or gzip as Accept-Encoding asks, for JSON answers of 1 KB or more (a
+// 164 KB menu is about 7 KB compressed). Smaller answers go as they are: compressing them saves
+// less than the work costs. Every answer says `Vary: accept-encoding`, so a shared cache never
+// hands a compressed body to a client that did not ask for one, nor the reverse.
+//
+// Bodies kept by a cache (the listing, cash-flow pages, the NF-e list: one Buffer per data
+// version) are compressed once per encoding and Buffer, and the compressed form is held as long
+// as the cache holds the Buffer (a WeakMap: nothing to evict, nothing counted twice). The menu's
+// body is made per request (its head carries the instant it was evaluated at): one known to be
+// short is sent as it is; a longer one goes as gzip, its head compressed per request and its rest
+// once per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
+// call. Strings (bodies of the schema serialisers) are left to @fastify/compress.
+import { Readable } from 'node:stream';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
+import compress from '@fastify/compress';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { Counter } from 'prom-client';
+
+/** Bodies under this many bytes are never compressed. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+const ENCODINGS = ['br', 'gzip'] as const;
+type Encoding = (typeof ENCODINGS)[number];
+// Brotli's quality 11 takes a hundred times longer than 4 for a few percent fewer bytes.
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+const held = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
+
+const compressions = new Counter({
+  name: 'http_body_compressions_total',
+  help: 'Response bodies compressed here, by encoding (a cached body once per data version)',
+  labelNames: ['encoding'],
+});
+
+function encode(body: Buffer, encoding: Encoding): Buffer {
+  compressions.inc({ encoding });
+  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body);
+}
+
+/** The body in `encoding`, compressed on the first ask for this Buffer. */
+function compressedOnce(body: Buffer, encoding: Encoding): Buffer {
+  let forms = held.get(body);
+  if (!forms) {
+    forms = {};
+    held.set(body, forms);
+  }
+  let encoded = forms[encoding];
+  if (!encoded) {
+    encoded = encode(body, encoding);
+    forms[encoding] = encoded;
+  }
+  return encoded;
+}
+
+/**
+ * A streamed body whose head is made per request and whose rest is named by the answer's ETag
+ * (the menu: its head carries evaluated_at). Gzip allows a body of several members (RFC 1952
+ * 2.2), so such a body is sent as the head compressed for this answer followed by the rest
+ * compressed once per tag and kept. Brotli has no such members: these bodies go as gzip.
+ */
+export type SplitBody = Readable & { parts(): { head: Buffer; tail(): Buffer } };
+
+const isSplit = (payload: Readable): payload is SplitBody =>
+  typeof (payload as Partial<SplitBody>).parts === 'function';
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function accepted(request: FastifyRequest): Encoding | null {
+  const header = request.headers['accept-encoding'];
+  return typeof header === 'string' ? (negotiate(header, [...ENCODINGS]) as Encoding | null) : null;
+}
+
+function acceptsGzip(request: FastifyRequest): boolean {
+  const header = request.headers['accept-encoding'];
+  return typeof header === 'string' && negotiate(header, ['gzip']) === 'gzip';
+}
+
+function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encoding): Buffer {
+  reply.header('content-encoding', encoding);
+  reply.header('content-length', body.length);
+  return body;
+}
+
+export async function installCompression(app: FastifyInstance, splitTailBytes: number): Promise<void> {
+  const tails =
+    splitTailBytes > 0
+      ? new LRUCache<string, Buffer>({
+          maxSize: splitTailBytes,
+          sizeCalculation: (b) => Math.max(1, b.length),
+        })
+      : undefined;
+  function sendSplit(reply: FastifyReply, body: SplitBody, etag: string): Buffer {
+    const { head, tail } = body.parts();
+    body.destroy();
+    let rest = tails?.get(etag);
+    if (!rest) {
+      rest = encode(tail(), 'gzip');
+      tails?.set(etag, rest);
+    }
+    return sendEncoded(reply, Buffer.concat([gzipSync(head), rest]), 'gzip');
+  }
+
+  // App hooks run before the plugin's route hooks: what this one encodes, the plugin passes on.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const vary = reply.getHeader('vary');
+    if (vary === undefined) reply.header('vary', 'accept-encoding');
+    else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${vary}, accept-encoding`);
+    if (reply.hasHeader('content-encoding')) return payload;
+    if (payload instanceof Readable) {
+      const length = Number(reply.getHeader('content-length'));
+      if (!(length >= 0)) return payload;
+      if (length < COMPRESS_MIN_BYTES) return collect(payload);
+      const etag = reply.getHeader('etag');
+      if (isSplit(payload) && typeof etag === 'string' && acceptsGzip(request))
+        return sendSplit(reply, payload, etag);
+      const encoding = accepted(request);
+      return encoding ? sendEncoded(reply, encode(await collect(payload), encoding), encoding) : payload;
+    }
+    if (!Buffer.isBuffer(payload) || payload.length < COMPRESS_MIN_BYTES) return payload;
+    const encoding = accepted(request);
+    return encoding ? sendEncoded(reply, compressedOnce(payload, encoding), encoding) : payload;
+  });
+  // Answers only: request bodies are read as sent (the plugin would otherwise inflate them).
+  app.addHook('onRoute', (route) => {
+    route.decompress ??= false;
+  });
+  await app.register(compress, {
+    global: true,
+    threshold: COMPRESS_MIN_BYTES,
+    encodings: [...ENCODINGS],
+    brotliOptions: BROTLI,
+  });
+}

@@ -1,0 +1,106 @@
+// Conditional reads (RFC 9110 8.8.3, 13.1.2). A route opts in with `config.etag`: a function of
+// the request that names what its answer depends on (a data version read with the token, the
+// query's canonical form, for the menu the schedule window). The tag is a hash of that name, the
+// route and the restaurant: it is never derived from a rendered body, so a matching
+// If-None-Match is answered 304 before the handler runs, without rendering anything.
+//
+// A 304 spends no rate-limit budget (GitHub's rule for conditional requests): authenticate.ts
+// leaves the budget of a request carrying If-None-Match to this hook, which spends it on any
+// other answer and only shows it (X-RateLimit-*, unchanged) on a 304.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RestaurantState } from '../db/restaurant-state.ts';
+import { showBudget, spendBudget } from './authenticate.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the answer depends on; undefined sends the answer without a tag. */
+    etag?: (request: FastifyRequest) => Promise<string | undefined>;
+  }
+  interface FastifyRequest {
+    /** The rate-limit hit this request still owes: set when it came with If-None-Match. */
+    budgetDeferred: boolean;
+  }
+}
+
+/** If-None-Match's weak comparison: `*`, or any listed tag equal once `W/` is dropped. */
+export function noneMatch(header: string, tag: string): boolean {
+  for (const item of header.split(',')) {
+    const candidate = item.trim();
+    if (candidate === '*' || candidate === tag || candidate === `W/${tag}`) return true;
+  }
+  return false;
+}
+
+const digest = (text: string, length: number) =>
+  createHash('sha256').update(text).digest('base64url').slice(0, length);
+
+const shapes = new WeakMap<object, string>();
+
+/**
+ * The route and the shape of its answers (its response schemas, hashed once per route): a release
+ * that changes what a route sends changes its tags, so no client keeps a body of the old shape.
+ */
+function routeIdentity(request: FastifyRequest): string {
+  const schema = (request.routeOptions.schema?.response ?? {}) as object;
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    shape = digest(JSON.stringify(schema), 16);
+    shapes.set(schema, shape);
+  }
+  return `${request.routeOptions.url ?? request.url}\n${shape}`;
+}
+
+export const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
+  `"${digest(`${route}\n${restaurantId}\n${dependsOn}`, 27)}"`;
+
+/** The validated query (defaults applied) and path parameters, in a form independent of their order. */
+export function canonicalRequest(request: FastifyRequest): string {
+  const entries = (value: unknown) =>
+    Object.entries((value ?? {}) as Record<string, unknown>)
+      .filter(([name, v]) => v !== undefined && name !== 'restaurant_id')
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([entries(request.params), entries(request.query)]);
+}
+
+/**
+ * A route's `etag` for an answer that depends only on one version of the restaurant's data and
+ * the request's query and parameters.
+ */
+export const versionTag =
+  (column: 'catalog_version' | 'cash_flow_version' | 'nfe_version') =>
+  async (request: FastifyRequest): Promise<string | undefined> => {
+    const state: RestaurantState | undefined = await request.restaurant.state();
+    return state && `${column}=${state[column]}\n${canonicalRequest(request)}`;
+  };
+
+async function settle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (!request.budgetDeferred) return;
+  request.budgetDeferred = false;
+  await spendBudget(request, reply);
+}
+
+export function installConditionalRequests(app: FastifyInstance): void {
+  app.decorateRequest('budgetDeferred', false);
+  app.addHook('preHandler', async (request, reply) => {
+    const etag = request.routeOptions.config?.etag;
+    if (!etag) return;
+    const dependsOn = await etag(request);
+    if (dependsOn !== undefined) {
+      const tag = strongTag(routeIdentity(request), request.restaurantId, dependsOn);
+      reply.header('etag', tag);
+      const condition = request.headers['if-none-match'];
+      if (condition !== undefined && noneMatch(condition, tag)) {
+        request.budgetDeferred = false;
+        await showBudget(request, reply);
+        return reply.code(304).send();
+      }
+    }
+    await settle(request, reply);
+  });
+  // A conditional request answered otherwise before the handler (a refused scope, a bad query)
+  // spends its budget as any other request; the answer is already chosen, so it only counts.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.budgetDeferred) await settle(request, reply).catch(() => {});
+  });
+}

@@ -1,0 +1,145 @@
+// Compression (src/http/compression.ts): br or gzip by Accept-Encoding, never under 1 KB, always
+// with Vary: accept-encoding.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { register } from 'prom-client';
+import { buildTestApp } from '../support/app.ts';
+import { menuWorld } from '../support/menu-world.ts';
+import { bearerFor } from '../support/tokens.ts';
+
+async function compressions(): Promise<number> {
+  const metric = await register.getSingleMetric('http_body_compressions_total')?.get();
+  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+}
+
+test('compression', async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const db = ctx.db;
+  const world = await menuWorld(db);
+  const category = await world.category({ name: 'Pizzas' });
+  let first = 0;
+  for (let i = 0; i < 40; i++) {
+    const id = await world.product(category, {
+      name: `Pizza número ${i}`,
+      description: 'Molho, queijo e manjericão',
+    });
+    first ||= id;
+  }
+  const { authorization } = await bearerFor(
+    ctx.db,
+    [world.restaurantId],
+    ['menu:read', 'products:read', 'products:write'],
+  );
+  const get = (url: string, encoding?: string, headers: Record<string, string> = {}) =>
+    app.inject({
+      method: 'GET',
+      url,
+      headers: { authorization, ...(encoding ? { 'accept-encoding': encoding } : {}), ...headers },
+    });
+  const plain = {
+    menu: (await get('/v1/menu?at=2026-03-04T19:00:00Z')).body,
+    listing: (await get('/v1/products')).body,
+  };
+
+  await t.test(
+    'the menu and the listing are sent as br or gzip as asked, and decode to the same JSON',
+    async () => {
+      for (const [url, body] of [
+        ['/v1/menu?at=2026-03-04T19:00:00Z', plain.menu],
+        ['/v1/products', plain.listing],
+      ]) {
+        assert.ok(body.length > 4096);
+        const br = await get(url, 'br');
+        assert.equal(br.headers['content-encoding'], 'br', url);
+        assert.equal(brotliDecompressSync(br.rawPayload).toString(), body);
+        const gzip = await get(url, 'gzip');
+        assert.equal(gzip.headers['content-encoding'], 'gzip', url);
+        assert.equal(gunzipSync(gzip.rawPayload).toString(), body);
+        assert.ok(gzip.rawPayload.length < body.length / 3);
+        assert.match(String(gzip.headers.vary), /accept-encoding/);
+      }
+      assert.equal((await get('/v1/products', 'gzip, br')).headers['content-encoding'], 'br');
+    },
+  );
+
+  await t.test(
+    'a menu taking gzip keeps its rest compressed per tag; each answer has its own head',
+    async (t) => {
+      const at = (iso: string) => {
+        t.mock.timers.reset();
+        t.mock.timers.enable({ apis: ['Date'], now: new Date(iso) });
+      };
+      const before = await compressions();
+      at('2026-03-04T19:00:00Z');
+      const first = await get('/v1/menu', 'br, gzip');
+      at('2026-03-04T19:00:07Z');
+      const second = await get('/v1/menu', 'br, gzip');
+      t.mock.timers.reset();
+      assert.equal(first.headers.etag, second.headers.etag);
+      for (const [res, instant] of [
+        [first, '2026-03-04T19:00:00.000Z'],
+        [second, '2026-03-04T19:00:07.000Z'],
+      ] as const) {
+        assert.equal(res.headers['content-encoding'], 'gzip');
+        const menu = JSON.parse(gunzipSync(res.rawPayload).toString());
+        assert.equal(menu.evaluated_at, instant);
+        assert.equal(menu.categories[0].products.length, 40);
+      }
+      assert.equal((await compressions()) - before, 1);
+    },
+  );
+
+  await t.test('without Accept-Encoding the body is sent as it is, with Vary', async () => {
+    const res = await get('/v1/products');
+    assert.equal(res.headers['content-encoding'], undefined);
+    assert.equal(res.headers.vary, 'accept-encoding');
+    assert.equal(res.body, plain.listing);
+  });
+
+  await t.test('bodies under 1 KB are never compressed, streamed or not', async () => {
+    const history = await get(`/v1/products/${first}/history`, 'br, gzip');
+    assert.equal(history.statusCode, 200);
+    assert.ok(history.rawPayload.length < 1024);
+    assert.equal(history.headers['content-encoding'], undefined);
+    assert.equal(history.headers.vary, 'accept-encoding');
+    const empty = await get('/v1/menu?search=nada', 'br, gzip');
+    assert.equal(empty.statusCode, 200);
+    assert.ok(empty.rawPayload.length < 1024);
+    assert.equal(empty.headers['content-encoding'], undefined);
+    assert.equal(empty.json().categories.length, 0);
+  });
+
+  await t.test('a cached body is compressed once per data version and encoding', async () => {
+    await db.updateTable('products').set({ price: '11.00' }).where('id', '=', first).execute();
+    const before = await compressions();
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) bodies.add((await get('/v1/products', 'gzip')).rawPayload.toString('base64'));
+    assert.equal(bodies.size, 1);
+    assert.equal(await compressions(), before + 1);
+    await get('/v1/products', 'br');
+    assert.equal(await compressions(), before + 2);
+    await db.updateTable('products').set({ price: '12.00' }).where('id', '=', first).execute();
+    assert.match(gunzipSync((await get('/v1/products', 'gzip')).rawPayload).toString(), /"12.00"/);
+    assert.equal(await compressions(), before + 3);
+  });
+
+  await t.test('request bodies are read as sent: a gzipped body is not inflated', async () => {
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/v1/products/${first}`,
+      headers: { authorization, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ price: 13 })),
+    });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().key, 'invalid_body');
+  });
+
+  await t.test('a 304 has no body, compressed or not', async () => {
+    const tag = String((await get('/v1/products', 'br')).headers.etag);
+    const res = await get('/v1/products', 'br', { 'if-none-match': tag });
+    assert.equal(res.statusCode, 304);
+    assert.equal(res.rawPayload.length, 0);
+    assert.equal(res.headers['content-encoding'], undefined);
+  });
+});

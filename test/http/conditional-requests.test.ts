@@ -1,0 +1,208 @@
+// ETag and If-None-Match on the data reads (src/http/conditional.ts): tags follow the data's
+// versions, the query and the restaurant, a match is a bodiless 304 that spends no rate-limit budget.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { noneMatch } from '../../src/http/conditional.ts';
+import { buildTestApp } from '../support/app.ts';
+import { menuWorld } from '../support/menu-world.ts';
+import { bearerFor } from '../support/tokens.ts';
+
+const SCOPES = ['menu:read', 'products:read', 'financial:read', 'nfe-received:read'];
+
+test('conditional reads', async (t) => {
+  const { app, ctx } = await buildTestApp(t, { config: { rateLimitPerMinute: 1000 } });
+  const db = ctx.db;
+  const world = await menuWorld(db);
+  const twin = await menuWorld(db, { name: 'Gêmea' });
+  const dinner = [{ weekday: 3, start: '18:00', end: '23:00' }];
+  for (const w of [world, twin]) {
+    const category = await w.category({ name: 'Pizzas' });
+    await w.product(category, { name: 'Margherita', price: '42.90' });
+    await w.product(category, { name: 'Jantar', price: '50.00', schedules: dinner });
+  }
+  const [pizza] = (
+    await db.selectFrom('products').select('id').where('restaurant_id', '=', world.restaurantId).execute()
+  ).map((row) => row.id);
+  const { authorization } = await bearerFor(db, [world.restaurantId], SCOPES);
+  const twinAuth = (await bearerFor(db, [twin.restaurantId], SCOPES)).authorization;
+  const get = (url: string, headers: Record<string, string> = {}, auth = authorization) =>
+    app.inject({ method: 'GET', url, headers: { authorization: auth, ...headers } });
+  const tagOf = async (url: string, auth = authorization) => {
+    const res = await get(url, {}, auth);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers.etag), /^"[A-Za-z0-9_-]{27}"$/);
+    return String(res.headers.etag);
+  };
+  const reads = [
+    '/v1/menu',
+    '/v1/products',
+    `/v1/products/${pizza}`,
+    `/v1/products/${pizza}/history`,
+    '/v1/financial/cash-flows?start_date=2026-01-01&end_date=2026-01-31',
+    '/v1/nfe-received?start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T00:00:00Z',
+  ];
+
+  await t.test(
+    'a matching If-None-Match is a 304 with the tag and no body, on every tagged read',
+    async () => {
+      for (const url of reads) {
+        const tag = await tagOf(url);
+        const res = await get(url, { 'if-none-match': tag });
+        assert.equal(res.statusCode, 304, url);
+        assert.equal(res.body, '', url);
+        assert.equal(res.headers.etag, tag, url);
+        assert.equal(res.headers['content-length'], undefined, url);
+      }
+    },
+  );
+
+  await t.test('a changed product changes the tags of the menu, the listing and the product', async () => {
+    const catalogReads = reads.slice(0, 3);
+    const before = await Promise.all(catalogReads.map((url) => tagOf(url)));
+    await db.updateTable('products').set({ price: '44.00' }).where('id', '=', pizza).execute();
+    const after = await Promise.all(catalogReads.map((url) => tagOf(url)));
+    for (const [i, url] of catalogReads.entries()) {
+      assert.notEqual(after[i], before[i], url);
+      const res = await get(url, { 'if-none-match': before[i] });
+      assert.equal(res.statusCode, 200, url);
+      assert.match(res.body, /44\.00/);
+    }
+  });
+
+  await t.test('cash flows and the NF-e list change tags with their own versions only', async () => {
+    const [flows, notes] = [reads[4], reads[5]];
+    const before = [await tagOf(flows), await tagOf(notes)];
+    await sql`update restaurants set cash_flow_version = cash_flow_version + 1 where id = ${world.restaurantId}`.execute(
+      db,
+    );
+    assert.notEqual(await tagOf(flows), before[0]);
+    assert.equal(await tagOf(notes), before[1]);
+    await sql`update restaurants set nfe_version = nfe_version + 1 where id = ${world.restaurantId}`.execute(
+      db,
+    );
+    assert.notEqual(await tagOf(notes), before[1]);
+  });
+
+  await t.test('the same data of another restaurant, or another query, has another tag', async () => {
+    assert.notEqual(await tagOf('/v1/products'), await tagOf('/v1/products', twinAuth));
+    assert.notEqual(await tagOf('/v1/menu'), await tagOf('/v1/menu', twinAuth));
+    const variants = [
+      '/v1/menu',
+      '/v1/menu?channel=delivery',
+      '/v1/menu?only_available=true',
+      '/v1/menu?channel=delivery&only_available=true',
+      '/v1/menu?search=pizza',
+    ];
+    const tags = await Promise.all(variants.map((url) => tagOf(url)));
+    assert.equal(new Set(tags).size, variants.length);
+    assert.equal(await tagOf('/v1/menu?channel=in_store&only_available=false'), tags[0]);
+  });
+
+  await t.test(
+    'the menu keeps its tag within a schedule window and changes it across a boundary',
+    async (t) => {
+      // Wednesday 2026-03-04 in São Paulo (UTC-3): dinner opens at 18:00 local, 21:00 UTC.
+      const at = (iso: string) => {
+        t.mock.timers.reset();
+        t.mock.timers.enable({ apis: ['Date'], now: new Date(iso) });
+      };
+      at('2026-03-04T19:00:00Z');
+      const afternoon = await tagOf('/v1/menu?only_available=true');
+      at('2026-03-04T20:59:00Z');
+      assert.equal(await tagOf('/v1/menu?only_available=true'), afternoon);
+      at('2026-03-04T21:00:00Z');
+      const evening = await tagOf('/v1/menu?only_available=true');
+      assert.notEqual(evening, afternoon);
+      at('2026-03-05T01:59:00Z');
+      assert.equal(await tagOf('/v1/menu?only_available=true'), evening);
+      at('2026-03-05T02:00:00Z');
+      assert.equal(await tagOf('/v1/menu?only_available=true'), afternoon);
+      t.mock.timers.reset();
+    },
+  );
+
+  await t.test('a menu at a given instant is tagged by that instant', async () => {
+    const one = await tagOf('/v1/menu?at=2026-03-04T19:00:00Z');
+    assert.equal(await tagOf('/v1/menu?at=2026-03-04T19:00:00Z'), one);
+    assert.notEqual(await tagOf('/v1/menu?at=2026-03-04T19:00:01Z'), one);
+  });
+
+  await t.test('the NF-e detail carries no tag: the fiscal provider changes it unseen', async () => {
+    const res = await get('/v1/nfe-received/info/1');
+    assert.equal(res.headers.etag, undefined);
+  });
+});
+
+test('a 304 spends no rate-limit budget; any other answer to a conditional read does', async (t) => {
+  const { app, ctx } = await buildTestApp(t, { config: { rateLimitPerMinute: 5 } });
+  const world = await menuWorld(ctx.db);
+  await world.category({ name: 'Pizzas' });
+  const { authorization } = await bearerFor(ctx.db, [world.restaurantId], ['menu:read']);
+  const get = (headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url: '/v1/menu', headers: { authorization, ...headers } });
+  const first = await get();
+  assert.equal(first.headers['x-ratelimit-remaining'], '4');
+  const tag = String(first.headers.etag);
+  for (let i = 0; i < 10; i++) {
+    const res = await get({ 'if-none-match': tag });
+    assert.equal(res.statusCode, 304);
+    assert.equal(res.headers['x-ratelimit-limit'], '5');
+    assert.equal(res.headers['x-ratelimit-remaining'], '4');
+  }
+  const stale = await get({ 'if-none-match': '"not-the-tag"' });
+  assert.equal(stale.statusCode, 200);
+  assert.equal(stale.headers['x-ratelimit-remaining'], '3');
+  const refused = await app.inject({
+    method: 'GET',
+    url: '/v1/products',
+    headers: { authorization, 'if-none-match': tag },
+  });
+  assert.equal(refused.statusCode, 403);
+  assert.equal(refused.headers['x-ratelimit-remaining'], '2');
+  const invalid = await get({ 'if-none-match': tag, 'x-ignored': '1' }).then(() =>
+    app.inject({
+      method: 'GET',
+      url: '/v1/menu?channel=boat',
+      headers: { authorization, 'if-none-match': tag },
+    }),
+  );
+  assert.equal(invalid.statusCode, 400);
+  assert.equal((await get()).headers['x-ratelimit-remaining'], '0');
+  const over = await get({ 'if-none-match': '"not-the-tag"' });
+  assert.equal(over.statusCode, 429);
+  assert.equal((await get({ 'if-none-match': tag })).statusCode, 304);
+});
+
+test('If-None-Match compares weakly, in a list, and * matches any tag', () => {
+  assert.ok(noneMatch('"abc"', '"abc"'));
+  assert.ok(noneMatch('W/"abc"', '"abc"'));
+  assert.ok(noneMatch('"x", W/"y" ,"abc"', '"abc"'));
+  assert.ok(noneMatch('*', '"abc"'));
+  assert.ok(!noneMatch('"abcd"', '"abc"'));
+  assert.ok(!noneMatch('abc', '"abc"'));
+});
+
+test("a route's tags change with the shape of its answers", async (t) => {
+  const tagWith = async (property: string) => {
+    const { app, ctx } = await buildTestApp(t, {
+      routes: (app) =>
+        app.get(
+          '/v1/test/tagged',
+          {
+            config: { scope: 'menu:read', etag: async () => 'the same data' },
+            schema: { response: { 200: { type: 'object', properties: { [property]: { type: 'string' } } } } },
+          },
+          async () => ({ [property]: 'x' }),
+        ),
+    });
+    const world = await menuWorld(ctx.db);
+    const { authorization } = await bearerFor(ctx.db, [world.restaurantId], ['menu:read']);
+    const res = await app.inject({ method: 'GET', url: '/v1/test/tagged', headers: { authorization } });
+    assert.equal(res.statusCode, 200);
+    return res.headers.etag;
+  };
+  const first = await tagWith('name');
+  assert.equal(await tagWith('name'), first);
+  assert.notEqual(await tagWith('title'), first);
+});
