@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerCredentialCommands } from './cli/credential-commands.ts';
 import { registerDatabaseCommands } from './cli/database-commands.ts';
 import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
+import { registerSecretCommands } from './cli/secrets.ts';
 import { registerServe } from './cli/serve.ts';
 import { registerUserCommands } from './cli/user.ts';
 
@@ -17,6 +18,7 @@ registerServe(program);
 registerDatabaseCommands(program);
 registerCredentialCommands(program);
 registerFiscalSimulator(program);
+registerSecretCommands(program);
 registerUserCommands(program);
 
 await program.parseAsync();

@@ -1,26 +1,17 @@
 // The administrative commands of `comanda`, as plain functions `(ctx, args) => result`. The CLI
 // runs them on its own database handle, or asks the running server (admin-channel.ts) to run
 // them on the server's: one implementation for both paths. Results are JSON.
-import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { loadDemo } from '../demo/demo.ts';
-import { ImportError, type ImportProgress, importData } from '../import/import.ts';
+import { ImportError, importData } from '../import/import.ts';
 import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
 import { signSession } from '../modules/auth/session-token.ts';
 import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
+import { type CommandContext, CommandError } from './command-context.ts';
+import { rotateFiscalKey } from './rotate-fiscal-key.ts';
 
-export type CommandContext = {
-  db: Db;
-  config: Config;
-  secrets: { sessionSecret: string; fiscalTokenKey: string };
-  /** Migrations the CLI applied when it opened the database itself. */
-  applied?: string[];
-  onProgress?: (progress: ImportProgress) => void;
-};
-
-/** A mistake of the user (a bad argument, a missing restaurant): shown as its message alone. */
-export class CommandError extends Error {}
+export { type CommandContext, CommandError };
 
 type Args = Record<string, unknown>;
 
@@ -102,6 +93,8 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
     const expiresAt = new Date((Math.floor(now / 1000) + ttl) * 1000).toISOString();
     return { session_token: token, restaurant_id: restaurantId, expires_at: expiresAt };
   },
+
+  'secrets rotate-fiscal-key': rotateFiscalKey,
 
   'user create': async (ctx, args) => {
     const restaurantIds = ids(args.restaurant_ids, '--restaurant');

@@ -283,6 +283,8 @@ export interface StaffUsersTable {
   password_hash: string;
   must_change_password: Generated<boolean>;
   created_at: Generated<Date>;
+  /** Set by `comanda user disable`: the account may no longer sign in. */
+  disabled_at: NullableInstant;
 }
 
 export interface StaffUserRestaurantsTable {
@@ -307,6 +309,13 @@ export interface AppConsentsTable {
   scopes: string[];
   staff_user_id: number | null;
   consented_at: Instant;
+}
+
+/** Named values of the installation: `fingerprint:<VARIABLE>` of each server secret. */
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: Generated<Date>;
 }
 
 export interface Database {
@@ -337,6 +346,7 @@ export interface Database {
   staff_user_restaurants: StaffUserRestaurantsTable;
   console_sessions: ConsoleSessionsTable;
   app_consents: AppConsentsTable;
+  settings: SettingsTable;
 }
 
 export type { Money };
