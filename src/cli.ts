@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerCredentialCommands } from './cli/credential-commands.ts';
 import { registerDatabaseCommands } from './cli/database-commands.ts';
+import { registerDemo } from './cli/demo.ts';
 import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
 import { registerSecretCommands } from './cli/secrets.ts';
 import { registerServe } from './cli/serve.ts';
@@ -16,6 +17,7 @@ const program = new Command('comanda')
 
 registerServe(program);
 registerDatabaseCommands(program);
+registerDemo(program);
 registerCredentialCommands(program);
 registerFiscalSimulator(program);
 registerSecretCommands(program);

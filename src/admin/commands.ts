@@ -3,13 +3,14 @@
 // them on the server's: one implementation for both paths. Results are JSON.
 import type { Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { loadDemo } from '../demo/demo.ts';
 import { ImportError, importData } from '../import/import.ts';
 import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
 import { signSession } from '../modules/auth/session-token.ts';
 import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
 import { type CommandContext, CommandError } from './command-context.ts';
+import { loadDemoWithAccount } from './demo-load.ts';
 import { rotateFiscalKey } from './rotate-fiscal-key.ts';
+import { userCommands } from './user-commands.ts';
 
 export { type CommandContext, CommandError };
 
@@ -46,7 +47,11 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
     }
   },
 
-  demo: (ctx) => loadDemo(ctx.db, { fiscalTokenKey: ctx.secrets.fiscalTokenKey }),
+  demo: (ctx, args) =>
+    loadDemoWithAccount(ctx.db, {
+      fiscalTokenKey: ctx.secrets.fiscalTokenKey,
+      replace: args.replace === true,
+    }),
 
   'api-key create': async (ctx, args) => {
     const restaurantIds = ids(args.restaurant_ids, '--restaurant');
@@ -95,6 +100,8 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
   },
 
   'secrets rotate-fiscal-key': rotateFiscalKey,
+
+  ...userCommands,
 
   'user create': async (ctx, args) => {
     const restaurantIds = ids(args.restaurant_ids, '--restaurant');

@@ -1,11 +1,10 @@
-// `migrate`, `import <file>` and `demo`: run through runCommand (directly, or over the running
+// `migrate` and `import <file>`: run through runCommand (directly, or over the running
 // server's admin channel when it owns the embedded database).
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CommandError } from '../admin/commands.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
-import type { DemoKey } from '../demo/demo.ts';
 import { action, countsText, type OutputOptions, print, progressDisplay, waiting } from './output.ts';
 
 export function readJsonFile(file: string): unknown {
@@ -23,12 +22,6 @@ export function readJsonFile(file: string): unknown {
   } catch (err) {
     throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
-}
-
-export function keysText(keys: DemoKey[]): string {
-  return keys
-    .map((k) => `  ${k.name} (restaurants ${k.restaurant_ids.join(', ')}):\n    ${k.api_key}`)
-    .join('\n');
 }
 
 export function registerDatabaseCommands(program: Command): void {
@@ -60,26 +53,6 @@ export function registerDatabaseCommands(program: Command): void {
           counts: Record<string, number>;
         };
         print(options, result, (r) => `imported ${file}:\n${countsText(r.counts)}`);
-      }),
-    );
-
-  program
-    .command('demo')
-    .description('load the built-in demo data set (two restaurants, catalog, finance, NF-e, API keys)')
-    .option('--json', 'print JSON')
-    .action(
-      action(async (options: OutputOptions) => {
-        const run = { onWait: waiting, onProgress: options.json ? undefined : progressDisplay() };
-        const result = (await runCommand(parseConfig(), 'demo', {}, run)) as {
-          counts: Record<string, number>;
-          api_keys: DemoKey[];
-        };
-        print(
-          options,
-          result,
-          (r) =>
-            `demo data loaded:\n${countsText(r.counts)}\n\ndemo API keys (shown once):\n${keysText(r.api_keys)}`,
-        );
       }),
     );
 }

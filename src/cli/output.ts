@@ -70,3 +70,14 @@ export function countsText(counts: Record<string, number>): string {
     .map(([name, n]) => `  ${name.padEnd(22)} ${n}`);
   return lines.length ? lines.join('\n') : '  (nothing)';
 }
+
+/** Rows under a header, each column as wide as its widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}

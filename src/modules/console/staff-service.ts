@@ -62,7 +62,7 @@ export async function checkSignIn(
   if (retryAfter) return { retryAfter };
   const row = await repo.findStaffByEmail(db, email);
   const matches = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
-  if (!row || !matches) {
+  if (!row || !matches || row.disabled_at !== null) {
     await limiter.failed(email, input.address);
     return { refused: 'credentials' };
   }
