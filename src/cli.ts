@@ -8,10 +8,19 @@ import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
 import { registerSecretCommands } from './cli/secrets.ts';
 import { registerServe } from './cli/serve.ts';
 import { registerUserCommands } from './cli/user.ts';
+import { EnvFileError, loadEnvFile } from './lib/env-file.ts';
+
+try {
+  loadEnvFile();
+} catch (err) {
+  if (!(err instanceof EnvFileError)) throw err;
+  process.stderr.write(`configuration error: ${err.message}\n`);
+  process.exit(2);
+}
 
 const program = new Command('comanda')
   .description(
-    'comanda: back-office API for restaurants (configuration from the environment, see .env.example)',
+    'comanda: back-office API for restaurants (configuration from the environment and ./.env, see .env.example)',
   )
   .showHelpAfterError('(add --help for usage)');
 

@@ -4,6 +4,7 @@ import { CommandError } from '../admin/commands.ts';
 import { describeFailure, RemoteFailure } from '../admin/failure.ts';
 import { ConfigError } from '../config.ts';
 import type { ImportProgress } from '../import/import.ts';
+import { EnvFileError } from '../lib/env-file.ts';
 
 export type OutputOptions = { json?: boolean };
 
@@ -23,7 +24,7 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>) 
 }
 
 export function fail(err: unknown): number {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof EnvFileError) {
     process.stderr.write(`configuration error: ${err.message}\n`);
     return 2;
   }
