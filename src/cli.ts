@@ -2,7 +2,7 @@
 // `comanda`: the command line (architecture.md). Configuration comes from the environment.
 import { Command } from 'commander';
 import { registerCredentialCommands } from './cli/credential-commands.ts';
-import { registerDatabaseCommands } from './cli/database-commands.ts';
+import { registerDatabaseCommands, registerExport } from './cli/database-commands.ts';
 import { registerDemo } from './cli/demo.ts';
 import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
 import { registerSecretCommands } from './cli/secrets.ts';
@@ -26,6 +26,7 @@ const program = new Command('comanda')
 
 registerServe(program);
 registerDatabaseCommands(program);
+registerExport(program);
 registerDemo(program);
 registerCredentialCommands(program);
 registerFiscalSimulator(program);

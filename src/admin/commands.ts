@@ -3,7 +3,8 @@
 // them on the server's: one implementation for both paths. Results are JSON.
 import type { Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { ImportError, importData } from '../import/import.ts';
+import { ExportError, exportRestaurant } from '../import/export.ts';
+import { checkImport, ImportError, importData } from '../import/import.ts';
 import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
 import { signSession } from '../modules/auth/session-token.ts';
 import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
@@ -46,6 +47,21 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
       throw new CommandError(`import failed, nothing was written: ${(err as Error).message}`);
     }
   },
+
+  export: async (ctx, args) => {
+    const [restaurantId] = ids(args.restaurant_id, '--restaurant');
+    const includeSecrets = args.include_secrets === true;
+    try {
+      return await exportRestaurant(ctx.db, restaurantId, {
+        includeSecrets,
+        fiscalTokenKey: ctx.secrets.fiscalTokenKey,
+      });
+    } catch (err) {
+      throw err instanceof ExportError ? new CommandError(err.message) : err;
+    }
+  },
+
+  'import check': async (ctx, args) => ({ problems: await checkImport(ctx.db, args.data) }),
 
   demo: (ctx, args) =>
     loadDemoWithAccount(ctx.db, {
