@@ -3,7 +3,10 @@
 // reporter; .ci/run prints its lines after each run.
 import { relative } from 'node:path';
 
-type Event = { type: string; data: { file?: string; nesting?: number; name?: string; details?: { duration_ms?: number } } };
+type Event = {
+  type: string;
+  data: { file?: string; nesting?: number; name?: string; details?: { duration_ms?: number } };
+};
 
 const SHOWN = 10;
 
@@ -17,5 +20,6 @@ export default async function* slowestFiles(source: AsyncIterable<Event>) {
   }
   const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, SHOWN);
   yield `\nslowest test files (${slowest.length} of ${durations.size}):\n`;
-  for (const [file, ms] of slowest) yield `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), file)}\n`;
+  for (const [file, ms] of slowest)
+    yield `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${relative(process.cwd(), file)}\n`;
 }
