@@ -6,10 +6,21 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EXAMPLE_FILE, exampleText } from '../../scripts/example-import.ts';
+import { checkImport } from '../../src/import/import.ts';
 import { cliEnv, runCli, seededDataDir, tempDir } from '../cli/cli-process.ts';
+import { createTestDatabase } from '../support/database.ts';
 
 test('examples/demo.json is what npm run example writes from the demo data set', () => {
   assert.equal(readFileSync(EXAMPLE_FILE, 'utf8'), exampleText(), 'run npm run example and commit the file');
+});
+
+test('the example of docs/import-format.md passes every check of the importer', async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const page = readFileSync(new URL('../../docs/import-format.md', import.meta.url), 'utf8');
+  const jsonc = /```jsonc\n([\s\S]*?)```/.exec(page)![1];
+  const example = JSON.parse(jsonc.replace(/(^|\s)\/\/[^\n]*/g, '$1'));
+  assert.deepEqual(await checkImport(database.db, example), []);
 });
 
 test('comanda import --check finds no problem in examples/demo.json and import loads it as it is', async (t) => {
