@@ -35,7 +35,7 @@ async function actionsOutside(page: Page, width: number) {
   return outside;
 }
 
-test('every action of the keys page is inside the window at 1280 and 390 px', {
+test('every action of the keys page is inside the window at 1280, 1024 and 390 px', {
   skip: SKIP,
   timeout: 120_000,
 }, async (t) => {
