@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { CommandError } from '../admin/command-context.ts';
-import { DEMO_REPLACES } from '../admin/demo-load.ts';
+import { DEMO_REPLACED, DEMO_REPLACES } from '../admin/demo-load.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
 import type { DemoKey } from '../demo/demo.ts';
@@ -74,7 +74,7 @@ export function registerDemo(program: Command): void {
         print(options, result, (r) =>
           [
             `demo data loaded:\n${countsText(r.counts)}`,
-            ...(r.replaced ? ['', DEMO_REPLACES.replace('comanda demo rewrites', 'It rewrote')] : []),
+            ...(r.replaced ? ['', DEMO_REPLACED] : []),
             '',
             credentialsText(r),
           ].join('\n'),

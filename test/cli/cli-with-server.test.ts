@@ -113,7 +113,7 @@ test('the CLI while the server runs on the same data folder', async (t) => {
   await t.test('demo --yes replaces the demo keys and console password and says so', async () => {
     const result = await runCli(['demo', '--yes'], env);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /It rewrote restaurants 1 and 2 .* replaces API keys 1-3/);
+    assert.match(result.stdout, /It rewrote restaurants 1 and 2 .* replaced API keys 1-3/);
     assert.match(
       result.stdout,
       /Demo API keys \(shown once\):\n {2}Demo: Cantina Bella \(restaurants 1\):\n {4}ck_test_/,
