@@ -11,12 +11,6 @@ export type Row = Record<string, any>;
 /** A checked record and where it is in the file (`products[3]`). */
 export type Rec = { at: string; row: Row };
 
-/**
- * A record with field problems: never written nor checked further, but the ids it declares still
- * count as in the file, so one pass reports every problem without naming its references missing.
- */
-export type Rejected = { at: string; row: Row };
-
 /** Tables whose rows belong to one restaurant: references into them must stay in it. */
 export type ScopedTable =
   | 'brands'

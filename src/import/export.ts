@@ -30,17 +30,17 @@ const omit = (row: Row, ...names: string[]) =>
 export class ExportError extends Error {}
 
 export async function exportRestaurant(db: Db, restaurantId: number, options: ExportOptions = {}) {
-  const restaurant = await db
-    .selectFrom('restaurants')
-    .select(['id', 'name', 'timezone', 'accepts_scheduling'])
-    .where('id', '=', restaurantId)
-    .executeTakeFirst();
-  if (!restaurant) throw new ExportError(`restaurant ${restaurantId} does not exist`);
   // One snapshot: every read sees the same committed state.
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (tx) => {
+      const restaurant = await tx
+        .selectFrom('restaurants')
+        .select(['id', 'name', 'timezone', 'accepts_scheduling'])
+        .where('id', '=', restaurantId)
+        .executeTakeFirst();
+      if (!restaurant) throw new ExportError(`restaurant ${restaurantId} does not exist`);
       const brands = (await rows(tx, 'brands', restaurantId)).map(({ fiscal_token_encrypted, ...brand }) => ({
         ...brand,
         fiscal_token:
@@ -48,10 +48,10 @@ export async function exportRestaurant(db: Db, restaurantId: number, options: Ex
             ? decryptSecret(fiscal_token_encrypted, options.fiscalTokenKey ?? '')
             : null,
       }));
-      const options_ = await rows(tx, 'complement_options', restaurantId);
+      const addOnOptions = await rows(tx, 'complement_options', restaurantId);
       const complement_categories = (await rows(tx, 'complement_categories', restaurantId)).map((group) => ({
         ...group,
-        options: options_
+        options: addOnOptions
           .filter((o) => o.complement_category_id === group.id)
           .sort((a, b) => a.position - b.position || a.id - b.id)
           .map((o) => omit(o, 'restaurant_id', 'complement_category_id')),

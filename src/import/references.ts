@@ -6,6 +6,10 @@ import type { Database } from '../db/types.ts';
 import { type Collection, type IdTable, LABELS, type Rec, type Row, type ScopedTable } from './collection.ts';
 import type { Issues } from './issues.ts';
 
+/**
+ * `rejected`: records with field problems, never written nor checked further, whose ids still count
+ * as in the file, so one pass reports every problem without naming references to them missing.
+ */
 export type Parsed = { collection: Collection; records: Rec[]; rejected?: Rec[] }[];
 
 type Owner = { restaurantId: number; idAt: string; movedAt: string; rejected: boolean };
