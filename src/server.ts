@@ -2,6 +2,7 @@
 // graceful stop (stop accepting, finish requests in flight, close the database).
 import type { FastifyInstance } from 'fastify';
 import { claimDataDir } from './admin/embedded-owner.ts';
+import { checkSecrets } from './admin/secret-check.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
@@ -35,6 +36,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     await migrateFor(config, database);
     const secrets = resolveSecrets(config);
+    await checkSecrets(database.db, config, secrets);
     const app = await buildApp({ config, database, db: database.db, secrets });
     options.routes?.(app);
     const address = await app.listen({ port: config.port, host: config.host });

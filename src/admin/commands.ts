@@ -1,28 +1,21 @@
 // The administrative commands of `comanda`, as plain functions `(ctx, args) => result`. The CLI
 // runs them on its own database handle, or asks the running server (admin-channel.ts) to run
 // them on the server's: one implementation for both paths. Results are JSON.
-import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
-import { loadDemo } from '../demo/demo.ts';
-import { ImportError, type ImportProgress, importData } from '../import/import.ts';
+import { ExportError, exportRestaurant } from '../import/export.ts';
+import { checkImport, ImportError, importData } from '../import/import.ts';
 import { checkScopes, listApiKeys, revokeApiKey, storeApiKey } from '../modules/auth/api-keys.ts';
 import { signSession } from '../modules/auth/session-token.ts';
 import { createStaffUser, StaffInputError } from '../modules/console/staff-service.ts';
 import { summarizeEndpoints } from '../modules/webhooks/endpoint-repository.ts';
 import { mapEndpoint } from '../modules/webhooks/endpoint-service.ts';
+import { type CommandContext, CommandError } from './command-context.ts';
+import { loadDemoWithAccount } from './demo-load.ts';
+import { rotateFiscalKey } from './rotate-fiscal-key.ts';
+import { userCommands } from './user-commands.ts';
 
-export type CommandContext = {
-  db: Db;
-  config: Config;
-  secrets: { sessionSecret: string; fiscalTokenKey: string };
-  /** Migrations the CLI applied when it opened the database itself. */
-  applied?: string[];
-  onProgress?: (progress: ImportProgress) => void;
-};
-
-/** A mistake of the user (a bad argument, a missing restaurant): shown as its message alone. */
-export class CommandError extends Error {}
+export { type CommandContext, CommandError };
 
 type Args = Record<string, unknown>;
 
@@ -57,7 +50,26 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
     }
   },
 
-  demo: (ctx) => loadDemo(ctx.db, { fiscalTokenKey: ctx.secrets.fiscalTokenKey }),
+  export: async (ctx, args) => {
+    const [restaurantId] = ids(args.restaurant_id, '--restaurant');
+    const includeSecrets = args.include_secrets === true;
+    try {
+      return await exportRestaurant(ctx.db, restaurantId, {
+        includeSecrets,
+        fiscalTokenKey: ctx.secrets.fiscalTokenKey,
+      });
+    } catch (err) {
+      throw err instanceof ExportError ? new CommandError(err.message) : err;
+    }
+  },
+
+  'import check': async (ctx, args) => ({ problems: await checkImport(ctx.db, args.data) }),
+
+  demo: (ctx, args) =>
+    loadDemoWithAccount(ctx.db, {
+      fiscalTokenKey: ctx.secrets.fiscalTokenKey,
+      replace: args.replace === true,
+    }),
 
   'api-key create': async (ctx, args) => {
     const restaurantIds = ids(args.restaurant_ids, '--restaurant');
@@ -118,6 +130,10 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
       })),
     };
   },
+
+  'secrets rotate-fiscal-key': rotateFiscalKey,
+
+  ...userCommands,
 
   'user create': async (ctx, args) => {
     const restaurantIds = ids(args.restaurant_ids, '--restaurant');

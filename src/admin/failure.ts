@@ -3,10 +3,12 @@
 import { ImportError } from '../import/import.ts';
 import { CommandError } from './commands.ts';
 
-export type Failure = { kind: 'user' | 'internal'; message: string };
+/** `problems`: a rejected import's list, one line each (the CLI's --json prints them). */
+export type Failure = { kind: 'user' | 'internal'; message: string; problems?: string[] };
 
 export function describeFailure(err: unknown): Failure {
-  if (err instanceof CommandError || err instanceof ImportError || err instanceof SyntaxError) {
+  if (err instanceof ImportError) return { kind: 'user', message: err.message, problems: err.issues };
+  if (err instanceof CommandError || err instanceof SyntaxError) {
     return { kind: 'user', message: err.message };
   }
   const message = err instanceof Error ? err.message : String(err);
@@ -16,9 +18,11 @@ export function describeFailure(err: unknown): Failure {
 /** A failure that came back over the admin channel, thrown again in the CLI. */
 export class RemoteFailure extends Error {
   readonly kind: Failure['kind'];
+  readonly problems?: string[];
 
   constructor(failure: Failure) {
     super(failure.message);
     this.kind = failure.kind;
+    this.problems = failure.problems;
   }
 }

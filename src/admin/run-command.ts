@@ -14,6 +14,7 @@ import { resolveSecrets } from '../lib/secrets-store.ts';
 import { tokenPath } from './admin-channel.ts';
 import { COMMANDS, CommandError } from './commands.ts';
 import { RemoteFailure } from './failure.ts';
+import { checkSecrets } from './secret-check.ts';
 
 export type RunOptions = {
   onProgress?: (progress: ImportProgress) => void;
@@ -76,10 +77,12 @@ async function runHere(config: Config, name: string, args: Record<string, unknow
   });
   try {
     const applied = await migrateFor(config, database);
+    const secrets = resolveSecrets(config);
+    await checkSecrets(database.db, config, secrets);
     const ctx = {
       db: database.db,
       config,
-      secrets: resolveSecrets(config),
+      secrets,
       applied,
       onProgress: options.onProgress,
     };

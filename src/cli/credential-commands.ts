@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
-import { action, type OutputOptions, print, waiting } from './output.ts';
+import { action, type OutputOptions, print, table, waiting } from './output.ts';
 
 type KeyRow = {
   id: number;
@@ -13,23 +13,47 @@ type KeyRow = {
   restaurant_ids: number[];
   expires_at: string | null;
   revoked_at: string | null;
+  created_at: string | Date;
+  last_used_at: string | Date | null;
 };
 
 const run = (name: string, args: Record<string, unknown>) =>
   runCommand(parseConfig(), name, args, { onWait: waiting });
 
+/** Minutes in UTC; a Date when the command ran in this process, a string over the admin channel. */
+const when = (instant: string | Date | null) =>
+  instant ? new Date(instant).toISOString().slice(0, 16).replace('T', ' ') : 'never';
+
 function listText(keys: KeyRow[]): string {
   if (!keys.length) return 'no API keys';
-  return keys
-    .map((k) => {
-      const state = k.revoked_at
-        ? 'revoked'
-        : k.expires_at && Date.parse(k.expires_at) <= Date.now()
-          ? 'expired'
-          : 'active';
-      return `${String(k.id).padStart(4)}  ${k.prefix}…  ${state.padEnd(7)}  restaurants ${k.restaurant_ids.join(',')}  ${k.scopes.join(' ')}  ${k.name}`;
-    })
-    .join('\n');
+  const rows = keys.map((k) => {
+    const state = k.revoked_at
+      ? 'revoked'
+      : k.expires_at && Date.parse(k.expires_at) <= Date.now()
+        ? 'expired'
+        : 'active';
+    return [
+      String(k.id),
+      `${k.prefix}…`,
+      state,
+      k.restaurant_ids.join(','),
+      when(k.created_at),
+      when(k.last_used_at),
+      k.name,
+      k.scopes.join(' '),
+    ];
+  });
+  const header = [
+    'ID',
+    'PREFIX',
+    'STATE',
+    'RESTAURANTS',
+    'CREATED (UTC)',
+    'LAST USED (UTC)',
+    'NAME',
+    'SCOPES',
+  ];
+  return table(header, rows);
 }
 
 export function registerCredentialCommands(program: Command): void {

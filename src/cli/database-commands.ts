@@ -1,11 +1,12 @@
-// `migrate`, `import <file>` and `demo`: run through runCommand (directly, or over the running
+// `migrate`, `import <file>` (or `--check`) and `export`: run through runCommand (directly, or over the running
 // server's admin channel when it owns the embedded database).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CommandError } from '../admin/commands.ts';
+import { RemoteFailure } from '../admin/failure.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
-import type { DemoKey } from '../demo/demo.ts';
+import { ImportError } from '../import/import.ts';
 import { action, countsText, type OutputOptions, print, progressDisplay, waiting } from './output.ts';
 
 export function readJsonFile(file: string): unknown {
@@ -23,12 +24,6 @@ export function readJsonFile(file: string): unknown {
   } catch (err) {
     throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
-}
-
-export function keysText(keys: DemoKey[]): string {
-  return keys
-    .map((k) => `  ${k.name} (restaurants ${k.restaurant_ids.join(', ')}):\n    ${k.api_key}`)
-    .join('\n');
 }
 
 export function registerDatabaseCommands(program: Command): void {
@@ -49,37 +44,76 @@ export function registerDatabaseCommands(program: Command): void {
 
   program
     .command('import')
-    .description('load a data file (import format) in one transaction')
+    .description('load a data file (import format, docs/import-format.md) in one transaction')
     .argument('<file>', 'a JSON file in the import format')
-    .option('--json', 'print JSON')
+    .option('--check', 'check the file against itself and the database, write nothing, report every problem')
+    .option('--json', 'print JSON (the problems too, when the file is refused)')
     .action(
-      action(async (file: string, options: OutputOptions) => {
-        const data = readJsonFile(file);
-        const run = { onWait: waiting, onProgress: options.json ? undefined : progressDisplay() };
-        const result = (await runCommand(parseConfig(), 'import', { data }, run)) as {
-          counts: Record<string, number>;
-        };
-        print(options, result, (r) => `imported ${file}:\n${countsText(r.counts)}`);
+      action(async (file: string, options: OutputOptions & { check?: boolean }) => {
+        try {
+          const data = readJsonFile(file);
+          if (options.check) return await check(file, data, options);
+          const run = { onWait: waiting, onProgress: options.json ? undefined : progressDisplay() };
+          const result = (await runCommand(parseConfig(), 'import', { data }, run)) as {
+            counts: Record<string, number>;
+          };
+          print(options, result, (r) => `imported ${file}:\n${countsText(r.counts)}`);
+        } catch (err) {
+          const problems = problemsOf(err);
+          if (!options.json || !problems) throw err;
+          process.stdout.write(`${JSON.stringify({ ok: false, problems }, null, 2)}\n`);
+          process.exitCode = 1;
+        }
       }),
     );
+}
 
+export function registerExport(program: Command): void {
   program
-    .command('demo')
-    .description('load the built-in demo data set (two restaurants, catalog, finance, NF-e, API keys)')
-    .option('--json', 'print JSON')
+    .command('export')
+    .description(
+      "write a restaurant's data as an import file (fiscal tokens left out unless --include-secrets)",
+    )
+    .requiredOption('--restaurant <id>', 'the restaurant id')
+    .option('--include-secrets', "write the brands' fiscal tokens in plain text (the file is then a secret)")
+    .option('--output <file>', 'write to this file (mode 0600) instead of standard output')
     .action(
-      action(async (options: OutputOptions) => {
-        const run = { onWait: waiting, onProgress: options.json ? undefined : progressDisplay() };
-        const result = (await runCommand(parseConfig(), 'demo', {}, run)) as {
-          counts: Record<string, number>;
-          api_keys: DemoKey[];
-        };
-        print(
-          options,
-          result,
-          (r) =>
-            `demo data loaded:\n${countsText(r.counts)}\n\ndemo API keys (shown once):\n${keysText(r.api_keys)}`,
+      action(async (options: { restaurant: string; includeSecrets?: boolean; output?: string }) => {
+        const args = { restaurant_id: options.restaurant, include_secrets: !!options.includeSecrets };
+        const data = await runCommand(parseConfig(), 'export', args, { onWait: waiting });
+        const text = `${JSON.stringify(data, null, 2)}\n`;
+        if (!options.output) return void process.stdout.write(text);
+        writeFileSync(options.output, text, { mode: 0o600 });
+        const counts = Object.fromEntries(
+          Object.entries(data as Record<string, unknown[]>).map(([k, v]) => [k, v.length]),
+        );
+        process.stderr.write(
+          `exported restaurant ${options.restaurant} to ${options.output}:\n${countsText(counts)}\n`,
         );
       }),
     );
+}
+
+/** The problems of a refused file: the import's list, or the one reason it could not be read. */
+function problemsOf(err: unknown): string[] | undefined {
+  if (err instanceof ImportError) return err.issues;
+  if (err instanceof RemoteFailure && err.problems) return err.problems;
+  if (err instanceof CommandError) return [err.message];
+  return undefined;
+}
+
+async function check(file: string, data: unknown, options: OutputOptions) {
+  const { problems } = (await runCommand(parseConfig(), 'import check', { data }, { onWait: waiting })) as {
+    problems: string[];
+  };
+  if (options.json) process.stdout.write(`${JSON.stringify({ ok: !problems.length, problems }, null, 2)}\n`);
+  else if (!problems.length)
+    process.stdout.write(`${file}: no problems; comanda import ${file} would load it\n`);
+  else {
+    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    process.stderr.write(
+      `${file}: ${count}, nothing was written:\n${problems.map((p) => `  ${p}`).join('\n')}\n`,
+    );
+  }
+  if (problems.length) process.exitCode = 1;
 }

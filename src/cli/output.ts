@@ -4,6 +4,7 @@ import { CommandError } from '../admin/commands.ts';
 import { describeFailure, RemoteFailure } from '../admin/failure.ts';
 import { ConfigError } from '../config.ts';
 import type { ImportProgress } from '../import/import.ts';
+import { EnvFileError } from '../lib/env-file.ts';
 
 export type OutputOptions = { json?: boolean };
 
@@ -23,7 +24,7 @@ export function action<A extends unknown[]>(run: (...args: A) => Promise<void>) 
 }
 
 export function fail(err: unknown): number {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof EnvFileError) {
     process.stderr.write(`configuration error: ${err.message}\n`);
     return 2;
   }
@@ -69,4 +70,15 @@ export function countsText(counts: Record<string, number>): string {
     .filter(([, n]) => n > 0)
     .map(([name, n]) => `  ${name.padEnd(22)} ${n}`);
   return lines.length ? lines.join('\n') : '  (nothing)';
+}
+
+/** Rows under a header, each column as wide as its widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
 }

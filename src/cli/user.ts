@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { CommandError } from '../admin/commands.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
-import { action, type OutputOptions, print } from './output.ts';
+import { action, type OutputOptions, print, table, waiting } from './output.ts';
 
 type Created = { id: number; email: string; restaurant_ids: number[]; one_time_password?: string };
 
@@ -34,10 +34,84 @@ function createdText(r: Created): string {
   return lines.join('\n');
 }
 
+type Listed = {
+  id: number;
+  email: string;
+  restaurant_ids: number[];
+  must_change_password: boolean;
+  disabled: boolean;
+  created_at: string;
+};
+
+function listText(users: Listed[]): string {
+  if (!users.length) return 'no console accounts';
+  const rows = users.map((u) => [
+    String(u.id),
+    u.email,
+    u.disabled ? 'disabled' : u.must_change_password ? 'one-time password' : 'active',
+    u.restaurant_ids.join(','),
+    u.created_at.slice(0, 16).replace('T', ' '),
+  ]);
+  return table(['ID', 'EMAIL', 'STATE', 'RESTAURANTS', 'CREATED (UTC)'], rows);
+}
+
+const run = (name: string, args: Record<string, unknown>) =>
+  runCommand(parseConfig(), name, args, { onWait: waiting });
+
 export function registerUserCommands(program: Command): void {
-  program
-    .command('user')
-    .description('staff accounts of the key-management console')
+  const user = program.command('user').description('staff accounts of the key-management console');
+  user
+    .command('list')
+    .description('list console accounts: email, state, restaurants')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (options: OutputOptions) => {
+        const result = (await run('user list', {})) as { users: Listed[] };
+        print(options, result, (r) => listText(r.users));
+      }),
+    );
+  user
+    .command('reset-password')
+    .description('give an account a one-time password and end all its console sessions')
+    .argument('<email>', 'the sign-in email')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (email: string, options: OutputOptions) => {
+        const result = (await run('user reset-password', { email })) as {
+          email: string;
+          one_time_password: string;
+          sessions_ended: number;
+        };
+        print(options, result, (r) =>
+          [
+            `${r.email}: password reset; ${r.sessions_ended} console session(s) ended.`,
+            'One-time password (shown only now; it must be changed at the next sign-in at /console/login):',
+            '',
+            r.one_time_password,
+          ].join('\n'),
+        );
+      }),
+    );
+  user
+    .command('disable')
+    .description('stop an account from signing in and end all its console sessions')
+    .argument('<email>', 'the sign-in email')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (email: string, options: OutputOptions) => {
+        const result = (await run('user disable', { email })) as {
+          email: string;
+          already_disabled: boolean;
+          sessions_ended: number;
+        };
+        print(options, result, (r) =>
+          r.already_disabled
+            ? `${r.email} was already disabled`
+            : `${r.email} disabled; ${r.sessions_ended} console session(s) ended`,
+        );
+      }),
+    );
+  user
     .command('create')
     .description(
       'create a console account; prints a one-time password, or reads the password from standard input',

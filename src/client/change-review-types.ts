@@ -26,7 +26,8 @@ export type ProductDryRun = { dry_run: true; products: ProductReview[] };
 export type HistoryCredential =
   | { kind: 'api_key'; api_key_id: number; api_key_name: string }
   | { kind: 'oauth_client'; client_id: string }
-  | { kind: 'restaurant_session' };
+  | { kind: 'restaurant_session' }
+  | { kind: 'import' };
 
 export type ProductHistoryEntry = {
   at: string;

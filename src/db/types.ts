@@ -283,6 +283,8 @@ export interface StaffUsersTable {
   password_hash: string;
   must_change_password: Generated<boolean>;
   created_at: Generated<Date>;
+  /** Set by `comanda user disable`: the account may no longer sign in. */
+  disabled_at: NullableInstant;
 }
 
 export interface StaffUserRestaurantsTable {
@@ -360,6 +362,13 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+/** Named values of the installation: `fingerprint:<VARIABLE>` of each server secret. */
+export interface SettingsTable {
+  name: string;
+  value: string;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   restaurants: RestaurantsTable;
   brands: BrandsTable;
@@ -392,6 +401,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  settings: SettingsTable;
 }
 
 export type { Money };

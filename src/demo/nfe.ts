@@ -18,7 +18,9 @@ export function demoNfe(random: Random, period: Period) {
   for (let n = 0; n < 40; n++) {
     const restaurantId = n < 28 ? 1 : 2;
     const brands = BRANDS.filter((b) => b.restaurant_id === restaurantId);
-    const brandId = n % 9 === 4 ? null : restaurantId === 1 && n % 4 === 3 ? 11 : brands[0].id;
+    // Most confirmed notes of Cantina Bella sit on its default brand, so the list without brand_id
+    // (what an integrator sends first) shows notes; a few sit on its second brand.
+    const brandId = n % 9 === 4 ? null : restaurantId === 1 && n % 3 === 2 ? 11 : brands[0].id;
     const transfer = n === 7;
     const issuer = transfer
       ? { id: null, name: brands[0].fantasy_name, document: brands[0].cnpj }

@@ -54,14 +54,18 @@ export function parseFile(input: unknown, issues: Issues): Parsed {
       continue;
     }
     const records: Rec[] = [];
+    const rejected: Rec[] = [];
     raw.forEach((item, i) => {
       const at = `${collection.name}[${i}]`;
       const row = readRecord(item, at, collection.spec, issues);
-      if (!row) return;
+      if (!row) {
+        if (isObject(item)) rejected.push({ at, row: item });
+        return;
+      }
       collection.check?.(row, at, issues);
       records.push({ at, row });
     });
-    parsed.push({ collection, records });
+    parsed.push({ collection, records, rejected });
   }
   return parsed;
 }

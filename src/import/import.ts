@@ -1,6 +1,7 @@
 // `comanda import`: checks the whole file, then writes it in one transaction. Every record is
-// checked on its own first; then, inside the transaction, against the file and the database;
-// any problem (or a database error while writing) rolls everything back.
+// checked on its own, then against the file and the database, all in one pass so that every
+// problem is reported at once; any problem (or a database error while writing) rolls everything
+// back. `checkImport` runs the same checks and writes nothing.
 import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/outbox.ts';
 import type { IdTable, WriteContext } from './collection.ts';
@@ -20,20 +21,33 @@ export type ImportOptions = {
   onProgress?: (progress: ImportProgress) => void;
 };
 
+/** Every check of the file, against itself and the database, in one pass (nothing is written). */
+async function checkAll(tx: WriteContext['tx'], parsed: Parsed, issues: Issues) {
+  await checkReferences(tx, parsed, issues);
+  for (const { collection, records } of parsed) {
+    if (records.length) await collection.verify?.(tx, records, issues);
+  }
+}
+
 export async function importData(db: Db, input: unknown, options: ImportOptions = {}) {
   const issues = new Issues();
   const parsed = parseFile(input, issues);
-  issues.throwIfAny();
   const run = async (tx: Db) => {
     const transaction = tx as WriteContext['tx'];
-    await checkReferences(transaction, parsed, issues);
-    for (const { collection, records } of parsed) {
-      if (records.length) await collection.verify?.(transaction, records, issues);
-    }
+    await checkAll(transaction, parsed, issues);
     issues.throwIfAny();
     return writeAll(transaction, parsed, options);
   };
   return db.isTransaction ? run(db) : db.transaction().execute(run);
+}
+
+/** `comanda import --check`: every problem of the file, none written; an empty list when it would load. */
+export async function checkImport(db: Db, input: unknown): Promise<string[]> {
+  const issues = new Issues();
+  const parsed = parseFile(input, issues);
+  const run = (tx: Db) => checkAll(tx as WriteContext['tx'], parsed, issues);
+  await (db.isTransaction ? run(db) : db.transaction().execute(run));
+  return issues.list;
 }
 
 async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportOptions) {

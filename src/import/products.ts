@@ -7,6 +7,7 @@ import type { Collection, Rec, Ref, Row } from './collection.ts';
 import { arrayOf, bool, type Check, id, instant, integer, text } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { money } from './money.ts';
+import { readStoredProducts, recordImportHistory } from './product-history.ts';
 import { nested, nullable, optional, required } from './record.ts';
 import { schedules } from './schedules.ts';
 import { deleteWhereIn, insertRows, upsertRows } from './write.ts';
@@ -73,11 +74,13 @@ export const products: Collection = {
   size: () => 1,
   write: async (ctx, records) => {
     const now = new Date().toISOString();
-    await upsertRows(
-      ctx,
-      'products',
-      records.map(({ row }) => productRow(row, now)),
+    const rows = records.map(({ row }) => productRow(row, now));
+    const before = await readStoredProducts(
+      ctx.tx,
+      rows.map((r) => r.id),
     );
+    await upsertRows(ctx, 'products', rows);
+    await recordImportHistory(ctx.tx, before, rows);
     const productIds = records.map((r) => r.row.id);
     await deleteWhereIn(ctx, 'product_complement_categories', 'product_id', productIds);
     await deleteWhereIn(ctx, 'combo_items', 'combo_product_id', productIds);

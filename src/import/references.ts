@@ -3,20 +3,43 @@
 // exists in the file or in the database.
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
-import { type Collection, type IdTable, LABELS, type Rec, type ScopedTable } from './collection.ts';
+import { type Collection, type IdTable, LABELS, type Rec, type Row, type ScopedTable } from './collection.ts';
 import type { Issues } from './issues.ts';
 
-export type Parsed = { collection: Collection; records: Rec[] }[];
+/**
+ * `rejected`: records with field problems, never written nor checked further, whose ids still count
+ * as in the file, so one pass reports every problem without naming references to them missing.
+ */
+export type Parsed = { collection: Collection; records: Rec[]; rejected?: Rec[] }[];
 
-type Owner = { restaurantId: number; idAt: string; movedAt: string };
+type Owner = { restaurantId: number; idAt: string; movedAt: string; rejected: boolean };
+
+/** The ids a record declares; a rejected record's only when they are of the right kind. */
+function declaredIds(collection: Collection, row: Row) {
+  try {
+    return collection
+      .ids(row)
+      .filter((own) =>
+        own.table === 'oauth_clients'
+          ? typeof own.id === 'string'
+          : Number.isInteger(own.id) && (own.id as number) >= 1 && (own.id as number) <= 2147483647,
+      );
+  } catch {
+    return [];
+  }
+}
 
 const UNSCOPED: IdTable[] = ['api_keys', 'oauth_clients'];
 
 function fileOwners(parsed: Parsed, issues: Issues): Map<IdTable, Map<number | string, Owner>> {
   const owners = new Map<IdTable, Map<number | string, Owner>>();
-  for (const { collection, records } of parsed) {
-    for (const { at, row } of records) {
-      for (const own of collection.ids(row)) {
+  for (const { collection, records, rejected = [] } of parsed) {
+    const all = [
+      ...records.map((r) => ({ ...r, rejected: false })),
+      ...rejected.map((r) => ({ ...r, rejected: true })),
+    ];
+    for (const { at, row, rejected: invalid } of all) {
+      for (const own of declaredIds(collection, row)) {
         const table = owners.get(own.table) ?? new Map<number | string, Owner>();
         owners.set(own.table, table);
         const seen = table.get(own.id);
@@ -24,7 +47,7 @@ function fileOwners(parsed: Parsed, issues: Issues): Map<IdTable, Map<number | s
         else {
           const restaurantId = own.table === 'restaurants' ? row.id : row.restaurant_id;
           const movedAt = `${at}${own.path === '.id' ? '.restaurant_id' : own.path}`;
-          table.set(own.id, { restaurantId, idAt: `${at}${own.path}`, movedAt });
+          table.set(own.id, { restaurantId, idAt: `${at}${own.path}`, movedAt, rejected: invalid });
         }
       }
     }
@@ -65,7 +88,7 @@ export async function checkReferences(tx: Transaction<Database>, parsed: Parsed,
   for (const [table, owners] of inFile) {
     for (const [id, owner] of owners) {
       const current = stored.get(table)?.get(id as number);
-      if (current !== undefined && current !== owner.restaurantId) {
+      if (!owner.rejected && current !== undefined && current !== owner.restaurantId) {
         issues.add(
           owner.movedAt,
           `${LABELS[table]} ${id} belongs to restaurant ${current}; an import cannot move it`,

@@ -8,22 +8,38 @@ import type { Config } from '../config.ts';
 
 type Stored = { sessionSecret?: string; fiscalTokenKey?: string };
 
+const fileOf = (config: Config) => join(config.dataDir, 'secrets.json');
+
+function readStored(file: string): Stored {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function writeStored(config: Config, stored: Stored): void {
+  mkdirSync(config.dataDir, { recursive: true });
+  writeFileSync(fileOf(config), JSON.stringify(stored), { mode: 0o600 });
+}
+
+/** Replaces one generated secret in DATA_DIR (a rotation without the variable set); returns the file. */
+export function storeGeneratedSecret(config: Config, name: keyof Stored, value: string): string {
+  writeStored(config, { ...readStored(fileOf(config)), [name]: value });
+  return fileOf(config);
+}
+
 export function resolveSecrets(config: Config): { sessionSecret: string; fiscalTokenKey: string } {
   if (config.restaurantSessionSecret && config.fiscalTokenKey) {
     return { sessionSecret: config.restaurantSessionSecret, fiscalTokenKey: config.fiscalTokenKey };
   }
-  const file = join(config.dataDir, 'secrets.json');
-  let stored: Stored = {};
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {}
+  const stored = readStored(fileOf(config));
   const next = {
     sessionSecret: stored.sessionSecret ?? randomBytes(32).toString('base64url'),
     fiscalTokenKey: stored.fiscalTokenKey ?? randomBytes(32).toString('base64url'),
   };
   if (next.sessionSecret !== stored.sessionSecret || next.fiscalTokenKey !== stored.fiscalTokenKey) {
-    mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(next), { mode: 0o600 });
+    writeStored(config, next);
   }
   return {
     sessionSecret: config.restaurantSessionSecret ?? next.sessionSecret,

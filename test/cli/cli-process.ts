@@ -21,9 +21,15 @@ export function cliEnv(dataDir: string, extra: Record<string, string> = {}): Nod
   return { ...env, ...extra };
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+/** `cwd`: the working directory (its `.env` is loaded); the repository by default. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+  cwd = ROOT,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/cli.ts', ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, [`${ROOT}src/cli.ts`, ...args], { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -2,12 +2,15 @@
 // server's admin channel (one PGlite owner); afterwards the server still answers, and after a
 // graceful stop the data folder opens cleanly.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
 import { cliEnv, runCli, seededDataDir, serve } from './cli-process.ts';
+
+const ROOT = new URL('../../', import.meta.url);
 
 const EXTRA = {
   restaurants: [{ id: 3, name: 'Terceiro' }],
@@ -48,6 +51,91 @@ test('the CLI while the server runs on the same data folder', async (t) => {
       server.first.demo_api_keys.map((k: { restaurant_ids: number[] }) => k.restaurant_ids),
       [[1], [2], [1, 2]],
     );
+    assert.equal(server.first.demo_console_account.email, 'demo@comanda.example');
+    assert.ok(server.first.demo_console_account.one_time_password.length >= 10);
+  });
+
+  await t.test('user list shows the demo console account waiting for its password change', async () => {
+    const result = await runCli(['user', 'list'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const [header, row] = result.stdout.trim().split('\n');
+    assert.match(header, /^ID\s+EMAIL\s+STATE\s+RESTAURANTS\s+CREATED \(UTC\)$/);
+    assert.match(row, /^1\s+demo@comanda\.example\s+one-time password\s+1,2\s+\d{4}-\d\d-\d\d \d\d:\d\d$/);
+  });
+
+  await t.test('api-key list prints a table with a header, created and last used', async () => {
+    const result = await runCli(['api-key', 'list'], env);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split('\n');
+    assert.match(
+      lines[0],
+      /^ID\s+PREFIX\s+STATE\s+RESTAURANTS\s+CREATED \(UTC\)\s+LAST USED \(UTC\)\s+NAME\s+SCOPES$/,
+    );
+    assert.equal(lines.length, 4);
+    assert.match(
+      lines[1],
+      /^1\s+ck_test_\S+…\s+active\s+1\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+never\s+Demo: Cantina Bella\s+/,
+    );
+  });
+
+  await t.test(
+    'demo on a database that holds data refuses without a terminal or --yes, in one line',
+    async () => {
+      const result = await runCli(['demo'], env);
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr,
+        'error: the database already holds data: run comanda demo --yes to replace the demo records (restaurants 1 and 2, API keys 1-3, the demo console password)\n',
+      );
+    },
+  );
+
+  await t.test(
+    'demo on a terminal says what a reload replaces and changes nothing unless told yes',
+    async (t) => {
+      // util-linux `script` gives the command a terminal; without it this check is skipped.
+      const command = `${process.execPath} src/cli.ts demo`;
+      const tty = spawnSync('script', ['-qec', command, '/dev/null'], {
+        cwd: ROOT,
+        env,
+        input: 'n\n',
+        encoding: 'utf8',
+      });
+      if (tty.error) return t.skip('no script(1) here');
+      assert.match(tty.stdout, /The database already holds data\. comanda demo rewrites restaurants 1 and 2/);
+      assert.match(tty.stdout, /Replace them\? \[y\/N\] /);
+      assert.match(tty.stdout, /error: nothing was changed/);
+      const keys = JSON.parse((await runCli(['api-key', 'list', '--json'], env)).stdout).api_keys;
+      assert.equal(keys.length, 3);
+    },
+  );
+
+  await t.test('demo --yes replaces the demo keys and console password and says so', async () => {
+    const result = await runCli(['demo', '--yes'], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /It rewrote restaurants 1 and 2 .* replaced API keys 1-3/);
+    assert.match(
+      result.stdout,
+      /Demo API keys \(shown once\):\n {2}Demo: Cantina Bella \(restaurants 1\):\n {4}ck_test_/,
+    );
+    assert.match(
+      result.stdout,
+      /Console account \(\/console\/login\).*\n {2}demo@comanda\.example\n {2}\S{10,}\n$/,
+    );
+    assert.ok(!result.stdout.includes(server.first.demo_api_keys[0].api_key));
+    assert.ok(!result.stdout.includes(server.first.demo_console_account.one_time_password));
+  });
+
+  await t.test('user reset-password prints a one-time password; user disable stops the account', async () => {
+    const reset = await runCli(['user', 'reset-password', 'DEMO@comanda.example'], env);
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.match(reset.stdout, /^demo@comanda\.example: password reset; 0 console session\(s\) ended\./);
+    const disabled = await runCli(['user', 'disable', 'demo@comanda.example'], env);
+    assert.equal(disabled.stdout, 'demo@comanda.example disabled; 0 console session(s) ended\n');
+    const list = await runCli(['user', 'list', '--json'], env);
+    assert.equal(JSON.parse(list.stdout).users[0].disabled, true);
+    const unknown = await runCli(['user', 'disable', 'nobody@example.com'], env);
+    assert.equal(unknown.stderr, 'error: no console account has the email nobody@example.com\n');
   });
 
   await t.test('the server holds the lock and serves its channel on a 0600 socket with a 0600 token', () => {

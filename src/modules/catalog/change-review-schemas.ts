@@ -110,6 +110,10 @@ const Credential = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object({ kind: Type.Literal('restaurant_session') }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal('import') },
+    { additionalProperties: false, description: 'A data import (`comanda import`, `comanda demo`).' },
+  ),
 ]);
 
 export const HistoryPage = nameSchema(

@@ -7,11 +7,12 @@ export type ChangeRow = {
   /** bigint, read as a number by the int8 parser of db/database.ts. */
   id: number;
   operation: 'create' | 'edit' | 'bulk' | 'availability';
-  /** What describePrincipal (http/principal.ts) stored. */
+  /** What describePrincipal (http/principal.ts) stored, or the import's actor (import/product-history.ts). */
   actor:
     | { kind: 'api_key'; api_key_id: number; api_key_name: string }
     | { kind: 'oauth_client'; client_id: string }
-    | { kind: 'restaurant_session'; session_id: string };
+    | { kind: 'restaurant_session'; session_id: string }
+    | { kind: 'import' };
   changes: { field: string; from: unknown; to: unknown }[];
   created_at: Date;
 };

@@ -30,6 +30,8 @@ function credentialOf(actor: ChangeRow['actor']) {
       return { kind: actor.kind, api_key_id: actor.api_key_id, api_key_name: actor.api_key_name };
     case 'oauth_client':
       return { kind: actor.kind, client_id: actor.client_id };
+    case 'import':
+      return { kind: actor.kind };
     default:
       return { kind: 'restaurant_session' as const };
   }

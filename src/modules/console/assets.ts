@@ -22,6 +22,7 @@ a{color:var(--accent)}
 .top nav a[aria-current=page]{border-bottom-color:#fff}
 .who{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
 .who .restaurant{font-weight:600}
+.who .user{color:#dfe6f5;overflow-wrap:anywhere}
 .who a,.who .link{color:#dfe6f5}
 main{max-width:1100px;margin:0 auto;padding:1.5rem 1rem 3rem}
 main:focus{outline:none}
@@ -41,6 +42,8 @@ th,td{text-align:left;padding:.65rem .75rem;border-bottom:1px solid var(--line);
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fafbfc}
 tr:last-child td{border-bottom:0}
 .nw,.tag{white-space:nowrap}
+td .tag.name{white-space:normal;border-radius:8px}
+th:last-child,td:last-child{white-space:nowrap}
 .table-wrap{overflow-x:auto}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:999px;padding:0 .5rem;margin:0 .25rem .25rem 0;font-size:.8rem;background:#fafbfc}

@@ -11,7 +11,7 @@ import { SCOPE_SENTENCES } from './scope-words.ts';
 function restaurantNames(staff: Staff, ids: number[]): SafeHtml[] {
   const names = staff.restaurants
     .filter((r) => ids.includes(r.id))
-    .map((r) => html`<span class="tag">${r.name}</span>`);
+    .map((r) => html`<span class="tag name">${r.name}</span>`);
   const others = ids.length - names.length;
   return others ? [...names, html`<span class="tag">+${others} other${others > 1 ? 's' : ''}</span>`] : names;
 }
@@ -20,10 +20,9 @@ export function keysListBody(staff: Staff, keys: KeyView[], message?: string): S
   const rows = keys.map(
     (k) => html`<tr>
   ${cell('Name', k.name)}
-  ${cell('Key', html`<code>${k.prefix}…</code>`)}
+  ${cell('Key', html`<code class="nw">${k.prefix}…</code> <span class="muted" title="Environment">${k.environment}</span>`)}
   ${cell('Permissions', tags(k.scopes))}
   ${cell('Restaurants', restaurantNames(staff, k.restaurantIds))}
-  ${cell('Environment', k.environment)}
   ${cell('Created', instant(k.createdAt))}
   ${cell('Last used', instant(k.lastUsedAt, 'never'))}
   ${cell('Status', status(k.status))}
@@ -31,10 +30,7 @@ export function keysListBody(staff: Staff, keys: KeyView[], message?: string): S
 </tr>`,
   );
   const list = keys.length
-    ? table(
-        ['Name', 'Key', 'Permissions', 'Restaurants', 'Environment', 'Created', 'Last used', 'Status'],
-        rows,
-      )
+    ? table(['Name', 'Key', 'Permissions', 'Restaurants', 'Created', 'Last used', 'Status'], rows)
     : html`<p class="card">No API key acts for ${staff.restaurant.name} yet.</p>`;
   return html`${notice(message)}<div class="head"><h1>API keys</h1><a class="button" href="/console/keys/new">New API key</a></div>
 <p class="muted">Keys that can act for ${staff.restaurant.name}. A key is shown only once, when it is made; here you see its first characters.</p>

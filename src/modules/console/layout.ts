@@ -1,6 +1,6 @@
 // The page shell of the console: head (one stylesheet and one small script, both served by this
-// app), a header with the restaurant and sign-out, and the main content. Security headers of
-// every console page are set here too.
+// app), a header with the restaurant, the signed-in user, the password change and sign-out, and the
+// main content. Security headers of every console page are set here too.
 import type { FastifyReply } from 'fastify';
 import type { Staff } from './console-session.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -29,6 +29,8 @@ function header(staff: Staff, section?: Section): SafeHtml {
     <nav aria-label="Console">${link('/console/keys', 'keys', 'API keys')}${link('/console/apps', 'apps', 'Installed apps')}${link('/console/webhooks', 'webhooks', 'Webhooks')}</nav>
     <div class="who">
       <span class="restaurant" title="Current restaurant">${staff.restaurant.name}</span>${switcher}
+      <span class="user" title="Signed in as">${staff.email}</span>
+      <a href="/console/password"${section === 'account' ? html` aria-current="page"` : ''}>Change password</a>
       <form method="post" action="/console/logout" class="inline">
         <input type="hidden" name="csrf" value="${staff.csrf}">
         <button type="submit" class="link">Sign out</button>

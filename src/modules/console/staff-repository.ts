@@ -11,7 +11,7 @@ export type NewStaffRow = {
 };
 
 export async function insertStaffUser(db: Db, input: NewStaffRow): Promise<number> {
-  return db.transaction().execute(async (tx) => {
+  const run = async (tx: Db) => {
     const { id } = await tx
       .insertInto('staff_users')
       .values({
@@ -26,13 +26,14 @@ export async function insertStaffUser(db: Db, input: NewStaffRow): Promise<numbe
       .values(input.restaurantIds.map((restaurant_id) => ({ staff_user_id: id, restaurant_id })))
       .execute();
     return id;
-  });
+  };
+  return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
 export function findStaffByEmail(db: Db, email: string) {
   return db
     .selectFrom('staff_users')
-    .select(['id', 'password_hash', 'must_change_password'])
+    .select(['id', 'password_hash', 'must_change_password', 'disabled_at'])
     .where('email', '=', email)
     .executeTakeFirst();
 }
@@ -106,6 +107,7 @@ export function findLiveSession(db: Db, id: string, restaurantId: number, now: D
       join.onRef('m.staff_user_id', '=', 's.staff_user_id').onRef('m.restaurant_id', '=', 's.restaurant_id'),
     )
     .select(['s.staff_user_id', 'u.email', 'u.must_change_password'])
+    .where('u.disabled_at', 'is', null)
     .where('s.id', '=', id)
     .where('s.restaurant_id', '=', restaurantId)
     .where('s.ended_at', 'is', null)
@@ -134,5 +136,56 @@ export async function endOtherSessions(
     .where('staff_user_id', '=', staffUserId)
     .where('id', '!=', keepId)
     .where('ended_at', 'is', null)
+    .execute();
+}
+
+export function listStaffUsers(db: Db) {
+  return db
+    .selectFrom('staff_users as u')
+    .leftJoin('staff_user_restaurants as m', 'm.staff_user_id', 'u.id')
+    .select((eb) => [
+      'u.id',
+      'u.email',
+      'u.must_change_password',
+      'u.disabled_at',
+      'u.created_at',
+      eb.fn.agg<number[] | null>('array_agg', ['m.restaurant_id']).as('restaurant_ids'),
+    ])
+    .groupBy('u.id')
+    .orderBy('u.email')
+    .execute();
+}
+
+/** A password set by the operator: to be changed at the next sign-in. */
+export async function resetPassword(db: Db, staffUserId: number, passwordHash: string): Promise<void> {
+  await db
+    .updateTable('staff_users')
+    .set({ password_hash: passwordHash, must_change_password: true })
+    .where('id', '=', staffUserId)
+    .execute();
+}
+
+/** Ends every live console session of the account; returns how many. */
+export async function endAllSessions(db: Db, staffUserId: number, now: Date): Promise<number> {
+  const ended = await db
+    .updateTable('console_sessions')
+    .set({ ended_at: now })
+    .where('staff_user_id', '=', staffUserId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows);
+}
+
+export async function disableStaffUser(db: Db, staffUserId: number, now: Date): Promise<void> {
+  await db.updateTable('staff_users').set({ disabled_at: now }).where('id', '=', staffUserId).execute();
+}
+
+export async function enableWithRestaurants(db: Db, staffUserId: number, restaurantIds: number[]) {
+  await db.updateTable('staff_users').set({ disabled_at: null }).where('id', '=', staffUserId).execute();
+  await db.deleteFrom('staff_user_restaurants').where('staff_user_id', '=', staffUserId).execute();
+  await db
+    .insertInto('staff_user_restaurants')
+    .values(restaurantIds.map((restaurant_id) => ({ staff_user_id: staffUserId, restaurant_id })))
     .execute();
 }

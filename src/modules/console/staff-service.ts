@@ -62,7 +62,7 @@ export async function checkSignIn(
   if (retryAfter) return { retryAfter };
   const row = await repo.findStaffByEmail(db, email);
   const matches = await verifyPassword(input.password, row?.password_hash ?? (await decoyHash()));
-  if (!row || !matches) return { refused: 'credentials' };
+  if (!row || !matches || row.disabled_at !== null) return { refused: 'credentials' };
   await limiter.succeeded(email, input.address);
   return { staffUserId: row.id };
 }

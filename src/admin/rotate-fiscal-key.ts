@@ -1,0 +1,67 @@
+// `comanda secrets rotate-fiscal-key`: re-encrypts every brand's fiscal provider token with a new
+// key and records the new key's fingerprint, in one transaction (all or nothing). The running
+// process takes the new key at once (a server owning DATA_DIR runs this over its admin channel);
+// other servers must be restarted with the new FISCAL_TOKEN_KEY.
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { decryptSecret, encryptSecret } from '../lib/encryption.ts';
+import { storeGeneratedSecret } from '../lib/secrets-store.ts';
+import { type CommandContext, CommandError } from './command-context.ts';
+import { fingerprint, settingName } from './secret-check.ts';
+
+const VARIABLE = 'FISCAL_TOKEN_KEY';
+
+export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, unknown>) {
+  const given = typeof args.new_key === 'string' && args.new_key !== '' ? args.new_key : undefined;
+  if (given !== undefined && given.length < 32)
+    throw new CommandError('the new key must be at least 32 characters');
+  const newKey = given ?? randomBytes(32).toString('base64url');
+  if (newKey === ctx.secrets.fiscalTokenKey) throw new CommandError('the new key is the current key');
+  const oldKey = ctx.secrets.fiscalTokenKey;
+  const brands = await ctx.db.transaction().execute(async (tx) => {
+    const rows = await tx
+      .selectFrom('brands')
+      .select(['id', 'fiscal_token_encrypted'])
+      .where('fiscal_token_encrypted', 'is not', null)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const row of rows) {
+      let plain: string;
+      try {
+        plain = decryptSecret(row.fiscal_token_encrypted!, oldKey);
+      } catch {
+        throw new CommandError(
+          `brand ${row.id}'s fiscal token does not open with the current key: nothing was changed`,
+        );
+      }
+      await tx
+        .updateTable('brands')
+        .set({ fiscal_token_encrypted: encryptSecret(plain, newKey) })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    await recordFingerprint(tx, newKey);
+    return rows.length;
+  });
+  ctx.secrets.fiscalTokenKey = newKey;
+  const generatedFile = ctx.config.fiscalTokenKey
+    ? undefined
+    : storeGeneratedSecret(ctx.config, 'fiscalTokenKey', newKey);
+  return {
+    brands,
+    variable: VARIABLE,
+    // Printed only when this command made the key: the operator has to learn it somehow.
+    new_key: given ? undefined : newKey,
+    stored_in: generatedFile,
+  };
+}
+
+async function recordFingerprint(tx: Db, key: string) {
+  const value = fingerprint(VARIABLE, key);
+  await tx
+    .insertInto('settings')
+    .values({ name: settingName(VARIABLE), value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: new Date() }))
+    .execute();
+}

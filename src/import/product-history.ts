@@ -1,0 +1,58 @@
+// An import that creates or changes a product records it in the product history as the API's
+// writes do (catalog's insertChanges): a new product as `create` with every write field, a changed
+// one as `edit` with the fields that differ; an unchanged product records nothing. The actor is
+// the import (the history shows `credential: { kind: "import" }`).
+import { sql, type Transaction } from 'kysely';
+import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
+import { FLAG_FIELDS, MONEY_FIELDS } from '../db/product-columns.ts';
+import type { Database } from '../db/types.ts';
+import { insertChanges } from '../modules/catalog/product-repository.ts';
+import type { Row } from './collection.ts';
+
+/** The write fields of a product as the history names them (fiscal ones as `fiscal_info.<name>`). */
+const FIELDS = ['product_category_id', 'name', 'description', ...MONEY_FIELDS, ...FLAG_FIELDS] as const;
+
+export const IMPORT_ACTOR = { kind: 'import' };
+
+type Change = { field: string; from: unknown; to: unknown };
+type Stored = Record<string, unknown> & { id: number };
+
+export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Promise<Stored[]> {
+  return tx
+    .selectFrom('products')
+    .select(['id', ...FIELDS, ...FISCAL_COLUMNS])
+    .where(sql<boolean>`id = any(${ids}::integer[])`)
+    .execute() as Promise<Stored[]>;
+}
+
+function changesOf(before: Stored | undefined, after: Row): Change[] {
+  const changes: Change[] = [];
+  const compare = (field: string, from: unknown, to: unknown) => {
+    if (before && from === to) return;
+    changes.push({ field, from: before ? from : null, to });
+  };
+  for (const field of FIELDS) compare(field, before?.[field], after[field]);
+  for (const column of FISCAL_COLUMNS)
+    compare(`fiscal_info.${column}`, before?.[column], after[column] ?? null);
+  return changes;
+}
+
+/** Records the history of the written products; `before` is what was stored before the write. */
+export async function recordImportHistory(tx: Transaction<Database>, before: Stored[], written: Row[]) {
+  const stored = new Map(before.map((row) => [row.id, row]));
+  const byRestaurant = new Map<number, { create: Row[]; edit: Row[] }>();
+  for (const row of written) {
+    const previous = stored.get(row.id);
+    const changes = changesOf(previous, row);
+    if (!changes.length) continue;
+    const group = byRestaurant.get(row.restaurant_id) ?? { create: [], edit: [] };
+    byRestaurant.set(row.restaurant_id, group);
+    group[previous ? 'edit' : 'create'].push({ product_id: row.id, changes });
+  }
+  for (const [restaurantId, group] of byRestaurant) {
+    for (const operation of ['create', 'edit'] as const) {
+      const entries = group[operation] as { product_id: number; changes: Change[] }[];
+      if (entries.length) await insertChanges(tx, restaurantId, { operation, actor: IMPORT_ACTOR, entries });
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// Secrets that cannot silently disagree: fingerprints in the database, checked by the server and
+// every CLI command, and the rotation of the fiscal token key.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
+import { checkSecrets, fingerprint } from '../../src/admin/secret-check.ts';
+import { ConfigError } from '../../src/config.ts';
+import { decryptSecret } from '../../src/lib/encryption.ts';
+import { world } from '../import/world.ts';
+import { testConfig } from '../support/app.ts';
+import { createTestDatabase } from '../support/database.ts';
+import { cliEnv, runCli, seededDataDir, tempDir } from './cli-process.ts';
+
+const KEY_A = 'fiscal-key-a-of-at-least-thirty-two-characters';
+const KEY_B = 'fiscal-key-b-of-at-least-thirty-two-characters';
+const SESSION = 'session-secret-of-at-least-thirty-two-characters';
+
+async function freshContext(t: { after(fn: () => Promise<void>): void }, fiscalTokenKey = KEY_A) {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const config = testConfig({ fiscalTokenKey, restaurantSessionSecret: SESSION });
+  const ctx: CommandContext = {
+    db: database.db,
+    config,
+    secrets: { sessionSecret: SESSION, fiscalTokenKey },
+  };
+  return ctx;
+}
+
+test('the first start records a fingerprint of each secret, never the secret itself', async (t) => {
+  const ctx = await freshContext(t);
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+  const rows = await ctx.db.selectFrom('settings').select(['name', 'value']).orderBy('name').execute();
+  assert.deepEqual(rows, [
+    { name: 'fingerprint:FISCAL_TOKEN_KEY', value: fingerprint('FISCAL_TOKEN_KEY', KEY_A) },
+    {
+      name: 'fingerprint:RESTAURANT_SESSION_SECRET',
+      value: fingerprint('RESTAURANT_SESSION_SECRET', SESSION),
+    },
+  ]);
+  assert.ok(rows.every((r) => !r.value.includes(KEY_A) && !r.value.includes(SESSION)));
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+});
+
+test('a key that differs from the recorded one is refused with a line naming its variable', async (t) => {
+  const ctx = await freshContext(t);
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+  await assert.rejects(
+    checkSecrets(ctx.db, ctx.config, { ...ctx.secrets, fiscalTokenKey: KEY_B }),
+    (err: Error) =>
+      err instanceof ConfigError &&
+      /^FISCAL_TOKEN_KEY is not the key this database was written with/.test(err.message),
+  );
+  const otherSession = { ...ctx.secrets, sessionSecret: `${SESSION}-other` };
+  await assert.rejects(checkSecrets(ctx.db, ctx.config, otherSession), /^Error: RESTAURANT_SESSION_SECRET /);
+});
+
+test('a database whose fiscal tokens were written before fingerprints refuses a key that cannot open them', async (t) => {
+  const ctx = await freshContext(t);
+  await COMMANDS.import(ctx, { data: world() });
+  await ctx.db.deleteFrom('settings').execute();
+  await assert.rejects(
+    checkSecrets(ctx.db, ctx.config, { ...ctx.secrets, fiscalTokenKey: KEY_B }),
+    /FISCAL_TOKEN_KEY is not the key/,
+  );
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+});
+
+test('rotate-fiscal-key re-encrypts every brand token with the new key and records its fingerprint', async (t) => {
+  const ctx = await freshContext(t);
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+  await COMMANDS.import(ctx, { data: world() });
+  const result = (await COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: KEY_B })) as any;
+  assert.deepEqual(result, {
+    brands: 1,
+    variable: 'FISCAL_TOKEN_KEY',
+    new_key: undefined,
+    stored_in: undefined,
+  });
+  const brand = await ctx.db
+    .selectFrom('brands')
+    .select('fiscal_token_encrypted')
+    .where('id', '=', 10)
+    .executeTakeFirstOrThrow();
+  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_B), 'tok-bella');
+  assert.equal(ctx.secrets.fiscalTokenKey, KEY_B);
+  await checkSecrets(ctx.db, ctx.config, { ...ctx.secrets, fiscalTokenKey: KEY_B });
+  await assert.rejects(
+    checkSecrets(ctx.db, ctx.config, { ...ctx.secrets, fiscalTokenKey: KEY_A }),
+    /FISCAL_TOKEN_KEY/,
+  );
+});
+
+test('rotate-fiscal-key changes nothing when a token does not open with the current key', async (t) => {
+  const ctx = await freshContext(t);
+  await COMMANDS.import(ctx, { data: world() });
+  const wrong = { ...ctx, secrets: { ...ctx.secrets, fiscalTokenKey: KEY_B } };
+  await assert.rejects(
+    COMMANDS['secrets rotate-fiscal-key'](wrong, { new_key: `${KEY_A}-new` }),
+    (err: Error) => err instanceof CommandError && /nothing was changed/.test(err.message),
+  );
+  const brand = await ctx.db
+    .selectFrom('brands')
+    .select('fiscal_token_encrypted')
+    .where('id', '=', 10)
+    .executeTakeFirstOrThrow();
+  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
+  assert.equal(await ctx.db.selectFrom('settings').select('name').executeTakeFirst(), undefined);
+});
+
+test('a CLI command run with another key exits 2 naming the variable; rotation prints what to set', async (t) => {
+  const dataDir = await seededDataDir(t);
+  const env = cliEnv(dataDir, { FISCAL_TOKEN_KEY: KEY_A, RESTAURANT_SESSION_SECRET: SESSION });
+  const file = join(tempDir(t), 'world.json');
+  writeFileSync(file, JSON.stringify(world()));
+  assert.equal((await runCli(['import', file, '--json'], env)).code, 0);
+
+  const wrong = await runCli(['api-key', 'list'], { ...env, FISCAL_TOKEN_KEY: KEY_B });
+  assert.equal(wrong.code, 2);
+  assert.match(
+    wrong.stderr,
+    /^configuration error: FISCAL_TOKEN_KEY is not the key this database was written with/,
+  );
+  assert.equal(wrong.stderr.split('\n').length, 2);
+
+  const missing = await runCli(['api-key', 'list'], { ...env, FISCAL_TOKEN_KEY: '' });
+  assert.equal(missing.code, 2);
+  assert.match(
+    missing.stderr,
+    /FISCAL_TOKEN_KEY is not set, and the one generated in .*secrets\.json is not the key/,
+  );
+
+  const rotated = await runCli(['secrets', 'rotate-fiscal-key'], env);
+  assert.equal(rotated.code, 0, rotated.stderr);
+  const newKey = /^FISCAL_TOKEN_KEY=(\S+)$/m.exec(rotated.stdout)?.[1];
+  assert.ok(newKey && newKey.length >= 32, rotated.stdout);
+  assert.equal((await runCli(['api-key', 'list'], env)).code, 2);
+  const after = await runCli(['api-key', 'list'], { ...env, FISCAL_TOKEN_KEY: newKey });
+  assert.equal(after.code, 0, after.stderr);
+  assert.ok(!readFileSync(join(dataDir, 'secrets.json'), 'utf8').includes(newKey));
+});
