@@ -186,7 +186,8 @@ export class ComandaClient {
 
   /** The credential in use: kind, name, environment, scopes, expiry and the restaurants it can act for. */
   getMe(options?: CallOptions): Promise<Me> {
-    return this.#call('GET', '/v1/me', {}, undefined, options);
+    // The credential's own answer: no restaurant_id, not even the client's default one.
+    return this.#call('GET', '/v1/me', { restaurant_id: undefined }, undefined, options);
   }
 
   /** The restaurant's brands in id order (deleted ones left out): the first step of the NF-e sequence. */
@@ -216,7 +217,7 @@ export class ComandaClient {
     const once: Record<string, string> = read
       ? {}
       : { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() };
-    const url = withQuery(path, { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId });
+    const url = withQuery(path, { restaurant_id: options.restaurantId ?? this.#restaurantId, ...query });
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.getAccessToken();
       const exchange: Exchange = {
