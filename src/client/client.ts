@@ -217,7 +217,12 @@ export class ComandaClient {
     const once: Record<string, string> = read
       ? {}
       : { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() };
-    const url = withQuery(path, { restaurant_id: options.restaurantId ?? this.#restaurantId, ...query });
+    // A query naming restaurant_id itself (getMe: none) keeps it; any other gets the call's or the default.
+    const scoped =
+      'restaurant_id' in query
+        ? query
+        : { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId };
+    const url = withQuery(path, scoped);
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.getAccessToken();
       const exchange: Exchange = {
