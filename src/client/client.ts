@@ -203,7 +203,8 @@ export class ComandaClient {
 
   /** The credential in use: kind, name, environment, scopes, expiry and the restaurants it can act for. */
   getMe(options?: CallOptions): Promise<Me> {
-    return this.#call('GET', '/v1/me', {}, undefined, options);
+    // The credential's own answer: no restaurant_id, not even the client's default one.
+    return this.#call('GET', '/v1/me', { restaurant_id: undefined }, undefined, options);
   }
 
   /** The restaurant's brands in id order (deleted ones left out): the first step of the NF-e sequence. */
@@ -289,7 +290,12 @@ export class ComandaClient {
     const once: Record<string, string> = read
       ? {}
       : { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() };
-    const url = withQuery(path, { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId });
+    // A query naming restaurant_id itself (getMe: none) keeps it; any other gets the call's or the default.
+    const scoped =
+      'restaurant_id' in query
+        ? query
+        : { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId };
+    const url = withQuery(path, scoped);
     for (let renewed = false; ; renewed = true) {
       const token = await this.tokens.getAccessToken();
       const held = method === 'GET' ? this.#revalidation.held(url) : undefined;

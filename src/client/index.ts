@@ -1,4 +1,4 @@
-// comanda/client: a typed client of the comanda API with token management, using only fetch.
+// @comanda/client: a typed client of the comanda API with token management, using only fetch.
 
 export type * from './change-review-types.ts';
 export {

@@ -6,6 +6,7 @@ import { sql, type Transaction } from 'kysely';
 import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from '../db/product-columns.ts';
 import type { Database } from '../db/types.ts';
+import type { Change, ChangeValue } from '../modules/catalog/edit-plan.ts';
 import { insertChanges } from '../modules/catalog/product-repository.ts';
 import type { Row } from './collection.ts';
 
@@ -14,7 +15,6 @@ const FIELDS = ['product_category_id', 'name', 'description', ...MONEY_FIELDS, .
 
 export const IMPORT_ACTOR = { kind: 'import' };
 
-type Change = { field: string; from: unknown; to: unknown };
 type Stored = Record<string, unknown> & { id: number };
 
 export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Promise<Stored[]> {
@@ -27,9 +27,10 @@ export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Pr
 
 function changesOf(before: Stored | undefined, after: Row): Change[] {
   const changes: Change[] = [];
+  // Stored and imported values are text, numbers, booleans or null (the history's values).
   const compare = (field: string, from: unknown, to: unknown) => {
     if (before && from === to) return;
-    changes.push({ field, from: before ? from : null, to });
+    changes.push({ field, from: before ? (from as ChangeValue) : null, to: to as ChangeValue });
   };
   for (const field of FIELDS) compare(field, before?.[field], after[field]);
   for (const column of FISCAL_COLUMNS)

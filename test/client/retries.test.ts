@@ -149,6 +149,18 @@ test('restaurantId goes to the query string, per client and per call', async (t)
   );
 });
 
+test('getMe() sends no restaurant_id, even from a client with a default restaurant', async (t) => {
+  const s = await setup(t, { '/v1/me': [ok({})] });
+  const tokens = { getAccessToken: async () => 'cat_x' };
+  const client = new ComandaClient({ baseUrl: s.baseUrl, tokens, restaurantId: 3 });
+  await client.getMe({ restaurantId: 9 });
+  await client.getMe();
+  assert.deepEqual(
+    s.received.map((r) => r.search),
+    ['', ''],
+  );
+});
+
 /** A token answer of the scripted token endpoint. */
 const issued =
   (n: number): Script =>

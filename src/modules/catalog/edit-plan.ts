@@ -4,7 +4,9 @@ import type { FiscalColumn } from '../../db/fiscal-columns.ts';
 import type { Edit, ProductValues } from './edit-input.ts';
 import type { ProductRow } from './product-map.ts';
 
-export type Change = { field: string; from: unknown; to: unknown };
+/** Money as a two-decimal string; text, integer, boolean or null (the Change schema). */
+export type ChangeValue = string | number | boolean | null;
+export type Change = { field: string; from: ChangeValue; to: ChangeValue };
 
 /** A destination category of a move: its brand and the last position handed out in it. */
 export type Destination = { brand_id: number | null; last_position: number };
@@ -16,7 +18,10 @@ export function planEdit(
 ): { next: ProductRow; changes: Change[] } {
   const next = { ...current };
   const changes: Change[] = [];
-  for (const [field, value] of Object.entries(edit.patch) as [keyof ProductValues, unknown][]) {
+  for (const [field, value] of Object.entries(edit.patch) as [
+    keyof ProductValues,
+    ProductValues[keyof ProductValues],
+  ][]) {
     if (current[field] === value) continue;
     changes.push({ field, from: current[field], to: value });
     (next as Record<string, unknown>)[field] = value;

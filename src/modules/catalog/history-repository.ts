@@ -2,6 +2,7 @@
 // restaurant; pages walk the (restaurant_id, product_id, id desc) index by keyset, never by offset.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { Change } from './edit-plan.ts';
 
 export type ChangeRow = {
   /** bigint, read as a number by the int8 parser of db/database.ts. */
@@ -13,7 +14,7 @@ export type ChangeRow = {
     | { kind: 'oauth_client'; client_id: string }
     | { kind: 'restaurant_session'; session_id: string }
     | { kind: 'import' };
-  changes: { field: string; from: unknown; to: unknown }[];
+  changes: Change[];
   created_at: Date;
 };
 
