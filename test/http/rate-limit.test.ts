@@ -1,43 +1,20 @@
 import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { Redis } from 'ioredis';
-import type { Db } from '../../src/db/database.ts';
 import { storeErrors } from '../../src/http/rate-limit.ts';
 import { issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
-import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../src/modules/auth/oauth-clients.ts';
-import { logCapture, postToken, protectedRoute, seedRestaurants } from '../modules/auth/support.ts';
+import {
+  logCapture,
+  postToken,
+  protectedRoute,
+  randomCredential,
+  redisAnswers,
+  seedRestaurants,
+} from '../modules/auth/support.ts';
 import { buildTestApp } from '../support/app.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-/** A credential with a random key id, so counters of earlier runs in a shared Redis never collide. */
-async function credential(db: Db, restaurantId: number) {
-  const id = randomInt(1_000_000, 2_000_000_000);
-  const scopes = ['products:read'];
-  await storeApiKey(db, { id, restaurantIds: [restaurantId], scopes });
-  const token = await issueAccessToken(db, { apiKeyId: id, restaurantIds: [restaurantId], scopes }, 900);
-  return { authorization: `Bearer ${token}` };
-}
-
-async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 500,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 test('rate limits in memory', async (t) => {
   const { app, ctx } = await buildTestApp(t, {
@@ -50,7 +27,7 @@ test('rate limits in memory', async (t) => {
     'a credential over its limit gets 429 rate_limited with Retry-After; others do not',
     async (t) => {
       t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
-      const busy = await credential(ctx.db, r1);
+      const busy = await randomCredential(ctx.db, r1);
       for (let i = 0; i < 3; i++) {
         const res = await app.inject({ url: '/v1/test/whoami', headers: busy });
         assert.equal(res.statusCode, 200);
@@ -64,7 +41,7 @@ test('rate limits in memory', async (t) => {
       assert.ok(limited.headers['x-error-id']);
       const retryAfter = Number(limited.headers['retry-after']);
       assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
-      const quiet = await credential(ctx.db, r1);
+      const quiet = await randomCredential(ctx.db, r1);
       assert.equal((await app.inject({ url: '/v1/test/whoami', headers: quiet })).statusCode, 200);
       t.mock.timers.tick(61_000);
       assert.equal(
@@ -117,7 +94,7 @@ test('rate limits in memory', async (t) => {
 });
 
 test('rate limits shared by two instances through Redis', async (t) => {
-  if (!(await redisAnswers())) {
+  if (!(await redisAnswers(REDIS_URL))) {
     t.skip(`Redis does not answer at ${REDIS_URL}: shared counters not tested`);
     return;
   }
@@ -127,7 +104,7 @@ test('rate limits shared by two instances through Redis', async (t) => {
   const [r1] = await seedRestaurants(a.ctx.db, 1);
 
   await t.test('requests to either instance count against one limit', async () => {
-    const auth = await credential(a.ctx.db, r1);
+    const auth = await randomCredential(a.ctx.db, r1);
     const statuses = [];
     for (const app of [a.app, b.app, a.app, b.app]) {
       statuses.push((await app.inject({ url: '/v1/test/whoami', headers: auth })).statusCode);
@@ -164,7 +141,7 @@ test('Redis unreachable: requests are allowed (fail open) and a warning is logge
     config: { rateLimitPerMinute: 1, redisUrl: 'redis://127.0.0.1:1', logLevel: 'warn' },
   });
   const [r1] = await seedRestaurants(ctx.db, 1);
-  const auth = await credential(ctx.db, r1);
+  const auth = await randomCredential(ctx.db, r1);
   const before = (await storeErrors.get()).values.reduce((sum, v) => sum + v.value, 0);
   for (let i = 0; i < 3; i++) {
     const res = await app.inject({ url: '/v1/test/whoami', headers: auth });

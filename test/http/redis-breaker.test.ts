@@ -3,13 +3,9 @@
 // counted when it wakes. Runs a redis-server of its own on a free port (skips without one).
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
-import type { Db } from '../../src/db/database.ts';
-import { issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
-import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
-import { protectedRoute, seedRestaurants } from '../modules/auth/support.ts';
+import { protectedRoute, randomCredential, seedRestaurants } from '../modules/auth/support.ts';
 import { buildTestApp } from '../support/app.ts';
 
 const hasRedis = (() => {
@@ -47,14 +43,6 @@ async function startRedis(port: number): Promise<ChildProcess> {
   throw new Error('redis-server did not start');
 }
 
-async function credential(db: Db, restaurantId: number) {
-  const id = randomInt(1_000_000, 2_000_000_000);
-  const scopes = ['products:read'];
-  await storeApiKey(db, { id, restaurantIds: [restaurantId], scopes });
-  const token = await issueAccessToken(db, { apiKeyId: id, restaurantIds: [restaurantId], scopes }, 900);
-  return { authorization: `Bearer ${token}` };
-}
-
 test('a hung Redis', { skip: hasRedis ? false : 'redis-server is not installed' }, async (t) => {
   const port = await freePort();
   const redis = await startRedis(port);
@@ -67,7 +55,7 @@ test('a hung Redis', { skip: hasRedis ? false : 'redis-server is not installed' 
     config: { rateLimitPerMinute: 100, redisUrl: `redis://127.0.0.1:${port}` },
   });
   const [restaurant] = await seedRestaurants(ctx.db, 1);
-  const auth = await credential(ctx.db, restaurant);
+  const auth = await randomCredential(ctx.db, restaurant);
   const call = async () => ({ res: await app.inject({ url: '/v1/test/whoami', headers: auth }) });
 
   const counted = async () => {

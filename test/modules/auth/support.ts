@@ -1,7 +1,11 @@
 // Helpers of the authentication tests: restaurants, credentials and token requests.
+
+import { randomInt } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Db } from '../../../src/db/database.ts';
+import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
 import { storeApiKey } from '../../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
 
@@ -101,4 +105,32 @@ export function logCapture(): { logStream: Writable; text: () => string } {
     },
   });
   return { logStream, text: () => lines.join('') };
+}
+
+/** A credential with a random key id, so counters of earlier runs in a shared Redis never collide. */
+export async function randomCredential(db: Db, restaurantId: number) {
+  const id = randomInt(1_000_000, 2_000_000_000);
+  const scopes = ['products:read'];
+  await storeApiKey(db, { id, restaurantIds: [restaurantId], scopes });
+  const token = await issueAccessToken(db, { apiKeyId: id, restaurantIds: [restaurantId], scopes }, 900);
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Whether the Redis of `url` answers a PING (tests that need it skip otherwise). */
+export async function redisAnswers(url: string): Promise<boolean> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 500,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
 }

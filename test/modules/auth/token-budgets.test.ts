@@ -2,33 +2,15 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from '../../../src/config.ts';
 import { MAX_MEMORY_WINDOWS, memoryLimiter } from '../../../src/http/rate-limit.ts';
 import { storeApiKey } from '../../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
 import { buildTestApp } from '../../support/app.ts';
-import { seedRestaurants } from './support.ts';
+import { redisAnswers, seedRestaurants } from './support.ts';
 
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const LIMIT = 60;
-
-async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** An address no earlier run used, so counters left in a shared Redis never collide. */
 const freshAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -154,7 +136,7 @@ function budgetTests(store: string, config: Partial<Config>) {
 }
 
 budgetTests('memory', {});
-if (await redisAnswers()) budgetTests('Redis', { redisUrl: REDIS_URL });
+if (await redisAnswers(REDIS_URL)) budgetTests('Redis', { redisUrl: REDIS_URL });
 else test('token endpoint budgets (Redis)', (t) => t.skip(`Redis does not answer at ${REDIS_URL}`));
 
 test('the memory limiter holds at most MAX_MEMORY_WINDOWS windows, dropping the oldest', async () => {
