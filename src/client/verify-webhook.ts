@@ -23,7 +23,7 @@ function header(headers: HeaderBag, name: string): string {
 const refused = (why: string) =>
   new ComandaError(0, 'webhook_verification_failed', `Webhook not verified: ${why}.`);
 
-function fromBase64(text: string): Uint8Array {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(text);
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
