@@ -150,7 +150,9 @@ test('Idempotency-Key on product writes', async (t) => {
       const holder = new pg.Client({ connectionString: database.url });
       await holder.connect();
       const credential = `api_key:${auth.write.apiKeyId}`;
-      await holder.query('select pg_advisory_lock(hashtextextended($1, 0))', [`${credential}\nbusy-1`]);
+      // A transaction's lock, so that it holds through PgBouncer in transaction mode too.
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`${credential}\nbusy-1`]);
       try {
         const res = await send('POST', '/v1/products', create('Ocupada'), 'busy-1');
         assert.equal(res.statusCode, 409);
@@ -158,6 +160,7 @@ test('Idempotency-Key on product writes', async (t) => {
         assert.equal(res.headers['retry-after'], '1');
         assert.equal(await count('Ocupada'), 0);
       } finally {
+        await holder.query('rollback');
         await holder.end();
       }
       assert.equal((await send('POST', '/v1/products', create('Ocupada'), 'busy-1')).statusCode, 201);
