@@ -65,6 +65,8 @@ test('npm install && npm start on a fresh clone with Node 20 first on PATH answe
       .catch(() => undefined);
   }
   assert.deepEqual(health, { status: 'ok' }, `no /healthz within 240 s:\n${output}`);
+  // The banner with the demo keys follows once the demo data is loaded, after the server listens.
+  for (let i = 0; i < 240 && !/Demo API keys/.test(output); i++) await new Promise((r) => setTimeout(r, 250));
   assert.match(output, /Demo API keys/, 'the start prints the demo keys');
   assert.doesNotMatch(output, /ERR_UNKNOWN_FILE_EXTENSION|\n\s+at /, 'no stack trace on the way');
 });
