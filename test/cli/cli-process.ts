@@ -4,6 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { CommandContext } from '../../src/admin/command-context.ts';
+import { COMMANDS } from '../../src/admin/commands.ts';
+import { world } from '../import/world.ts';
+import { testConfig } from '../support/app.ts';
 import { createTestDatabase, testDatabaseUrl } from '../support/database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -93,4 +97,18 @@ export function serve(env: NodeJS.ProcessEnv, args: string[] = []): Promise<Serv
     });
     exited.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
+}
+
+/** The administrative commands' context on a fresh database holding the import world. */
+export async function commandWorld(t: { after(fn: () => unknown): void }) {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const config = testConfig();
+  const ctx: CommandContext = {
+    db: database.db,
+    config,
+    secrets: { sessionSecret: config.restaurantSessionSecret!, fiscalTokenKey: config.fiscalTokenKey! },
+  };
+  await COMMANDS.import(ctx, { data: world() });
+  return { database, config, ctx };
 }

@@ -1,24 +1,15 @@
 // The administrative commands as functions (the same ones the CLI and the admin channel run).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
+import { COMMANDS, CommandError } from '../../src/admin/commands.ts';
 import { ImportError } from '../../src/import/import.ts';
 import { accessTokenLookup, issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
 import { world } from '../import/world.ts';
-import { testConfig } from '../support/app.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { commandWorld } from './cli-process.ts';
 
 test('administrative commands', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const config = testConfig();
-  const ctx: CommandContext = {
-    db: database.db,
-    config,
-    secrets: { sessionSecret: config.restaurantSessionSecret!, fiscalTokenKey: config.fiscalTokenKey! },
-  };
-  await COMMANDS.import(ctx, { data: world() });
+  const { database, ctx } = await commandWorld(t);
 
   await t.test('api-key create stores a live key for existing restaurants and returns it once', async () => {
     const key = (await COMMANDS['api-key create'](ctx, {

@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { COMMANDS, type CommandContext } from '../../src/admin/commands.ts';
+import { COMMANDS } from '../../src/admin/commands.ts';
 import type { Principal } from '../../src/http/principal.ts';
 import { recordEvents } from '../../src/modules/events/outbox.ts';
 import { createEndpoint } from '../../src/modules/webhooks/endpoint-service.ts';
-import { world } from '../import/world.ts';
-import { testConfig } from '../support/app.ts';
-import { createTestDatabase } from '../support/database.ts';
-import { cliEnv, runCli, seededDataDir } from './cli-process.ts';
+import { cliEnv, commandWorld, runCli, seededDataDir } from './cli-process.ts';
 
 test('comanda webhooks list', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const config = testConfig();
-  const ctx: CommandContext = {
-    db: database.db,
-    config,
-    secrets: { sessionSecret: config.restaurantSessionSecret!, fiscalTokenKey: config.fiscalTokenKey! },
-  };
-  await COMMANDS.import(ctx, { data: world() });
+  const { database, config, ctx } = await commandWorld(t);
   const session: Principal = { kind: 'restaurant_session', sessionId: 's', restaurantIds: [1], scopes: [] };
   const keys = { secretKey: config.fiscalTokenKey!, allowPrivate: true };
   const endpoint = await createEndpoint(

@@ -5,19 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
+import { SCOPES } from '../../src/http/principal.ts';
 import { buildTestApp } from './app.ts';
 import { addCategory, addProduct, addRestaurant } from './catalog-world.ts';
 import { bearerFor } from './tokens.ts';
 
-export const ALL_SCOPES = [
-  'products:read',
-  'products:write',
-  'menu:read',
-  'financial:read',
-  'nfe-received:read',
-  'webhooks:read',
-  'webhooks:write',
-];
+export const ALL_SCOPES: string[] = SCOPES;
 
 export async function eventsWorld(t: Pick<TestContext, 'after'>, config: Partial<Config> = {}) {
   const test = await buildTestApp(t, { config });
