@@ -1,8 +1,7 @@
 // Builds the Fastify app from the modules, without listening (tests use inject()).
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
-import type { DatabaseHandle, Db } from './db/database.ts';
+import type { AppContext } from './context.ts';
 import { installAuthentication } from './http/authenticate.ts';
 import { installCompression } from './http/compression.ts';
 import { installConditionalRequests } from './http/conditional.ts';
@@ -24,22 +23,6 @@ import { financialRoutes } from './modules/financial/routes.ts';
 import { menuRoutes } from './modules/menu/routes.ts';
 import { nfeRoutes } from './modules/nfe/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
-
-export type AppContext = {
-  config: Config;
-  database: DatabaseHandle;
-  db: Db;
-  /** Secrets resolved at start (from the environment or DATA_DIR), see secrets-store.ts. */
-  secrets: { sessionSecret: string; fiscalTokenKey: string };
-  /** Shared rate-limit counters; opened from REDIS_URL by installRateLimits when not given. */
-  redis?: Redis;
-};
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    ctx: AppContext;
-  }
-}
 
 export type BuildOptions = {
   logStream?: NodeJS.WritableStream;

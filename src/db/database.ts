@@ -5,9 +5,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './prepared.ts';
-import type { Database } from './types.ts';
+import type { Database, Db } from './types.ts';
 
-export type Db = Kysely<Database>;
+export type { Db };
 
 export type DatabaseHandle = {
   db: Db;

@@ -4,7 +4,7 @@
 // every run, which halved what a product read cost the database. PGlite runs them as they are.
 import { CompiledQuery, type QueryResult } from 'kysely';
 import pg from 'pg';
-import type { Db } from './database.ts';
+import type { Db } from './types.ts';
 
 /** Statement text -> its name on every connection. */
 const names = new Map<string, string>();

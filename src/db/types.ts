@@ -1,6 +1,6 @@
 // Table types for Kysely. snake_case as in SQL; money is a numeric string ("42.90"),
 // dates are 'YYYY-MM-DD' strings, instants are Date.
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { FiscalValues } from './fiscal-columns.ts';
 
 type Money = string;
@@ -405,3 +405,6 @@ export interface Database {
 }
 
 export type { Money };
+
+/** The query builder over these tables. */
+export type Db = Kysely<Database>;

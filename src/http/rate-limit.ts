@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { Counter } from 'prom-client';
-import type { AppContext } from '../app.ts';
+import type { AppContext } from '../context.ts';
 import { breakerFor, COMMAND_TIMEOUT_MS } from './redis-breaker.ts';
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };

@@ -1,7 +1,8 @@
 // The app on a real port (some limits live in Node's HTTP parser, which inject() skips), and a
 // raw socket client that sends exactly the bytes a test gives it, as slowly as it likes.
 import { connect } from 'node:net';
-import { type AppContext, buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
+import type { AppContext } from '../../src/context.ts';
 import type { ConnectionLimits } from '../../src/http/connection-limits.ts';
 import { testConfig } from '../support/app.ts';
 import { createTestDatabase } from '../support/database.ts';

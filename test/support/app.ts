@@ -1,8 +1,9 @@
 // buildTestApp(t): an app on a fresh migrated database, closed after the test.
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { type AppContext, buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/app.ts';
 import { type Config, parseConfig } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export type TestApp = { app: FastifyInstance; ctx: AppContext; database: TestDatabase };

@@ -4,7 +4,7 @@
 // answered here and never redirected (4.1.2.1); after that they go back with `state`.
 // A person in a browser approves on the console's consent page instead (src/modules/console/),
 // which reuses these checks.
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { OAuthError, oauthErrors } from '../../http/errors.ts';
 import type { Scope } from '../../http/principal.ts';

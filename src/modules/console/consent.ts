@@ -2,7 +2,7 @@
 // console sees the consent page and answers it with POST /console/authorize. API callers that
 // send a restaurant session as Bearer keep the redirect-only behaviour of auth/authorize.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { OAuthError, oauthErrors } from '../../http/errors.ts';
 import type { Scope } from '../../http/principal.ts';
 import { type AuthorizeQuery, checkRequest, redirectWith, trustedClient } from '../auth/authorize.ts';

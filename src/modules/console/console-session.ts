@@ -3,7 +3,7 @@
 // hidden field (an HMAC of the session id, so nothing is stored) plus an Origin check.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import { safeEqual } from '../../lib/secrets.ts';
 import { verifySession } from '../auth/session-token.ts';
 import { findLiveSession, type RestaurantRef, restaurantsOf } from './staff-repository.ts';

@@ -1,7 +1,7 @@
 // Staff accounts and console sign-ins: creating an account (the `comanda user create` command),
 // checking a password under the failed-sign-in limits, starting and ending a console session,
 // and changing a password.
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { signSession, verifySession } from '../auth/session-token.ts';
 import { decoyHash, generatePassword, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';

@@ -1,8 +1,7 @@
 // Writes a catalog's products into its blocks (catalog.ts says what a catalog is), and the pieces
 // products refer to instead of holding a copy: fiscal projections, and the groups of a large
 // catalog.
-import { BlockWriter, heldBytes } from './block-writer.ts';
-import type { Catalog } from './catalog.ts';
+import { BlockWriter } from './block-writer.ts';
 import type { ProductJson } from './product-json.ts';
 import { END_LIST, RESOLVED } from './render-parts.ts';
 
@@ -80,23 +79,4 @@ export class PieceWriter {
   finish(): { pieces: Buffer[]; pieceLayout: Uint32Array } {
     return { pieces: this.writer.finish(), pieceLayout: Uint32Array.from(this.places) };
   }
-}
-
-/** About the bytes a catalog holds, for the cache's budget. */
-export function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
-  const { products } = catalog;
-  let bytes = heldBytes(catalog.blocks) + heldBytes(catalog.pieces) + catalog.pieceLayout.byteLength;
-  for (const array of [
-    products.layout,
-    products.resolved,
-    products.fiscal,
-    products.groupsFrom,
-    products.groups,
-  ])
-    bytes += array.byteLength;
-  // Array slots, and the strings search reads (two bytes a character at most).
-  bytes += products.names.length * 24 + catalog.categories.length * 128;
-  for (const name of products.names) bytes += name.length * 2;
-  for (const description of products.descriptions) bytes += (description?.length ?? 0) * 2;
-  return bytes;
 }

@@ -12,9 +12,9 @@
 // piece: fiscal projections, and in a large catalog the groups (complement_categories), which
 // would otherwise be half its bytes; a read then copies them in. Per product only numbers are
 // kept besides the text, in typed arrays: little for the garbage collector to walk.
-import { BlockWriter } from './block-writer.ts';
+import { BlockWriter, heldBytes } from './block-writer.ts';
 import { comboCounts, groupsByProduct, productsByCategory } from './catalog-index.ts';
-import { LAYOUT, PieceWriter, sizeOf, writeProduct } from './catalog-writer.ts';
+import { LAYOUT, PieceWriter, writeProduct } from './catalog-writer.ts';
 import { productRenderer } from './product-json.ts';
 import { END_LIST, fiscalClose } from './render-parts.ts';
 import type { CatalogRows } from './repository.ts';
@@ -144,4 +144,23 @@ export function assembleCatalog(
     products,
   };
   return { ...catalog, bytes: sizeOf(catalog) };
+}
+
+/** About the bytes a catalog holds, for the cache's budget. */
+function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
+  const { products } = catalog;
+  let bytes = heldBytes(catalog.blocks) + heldBytes(catalog.pieces) + catalog.pieceLayout.byteLength;
+  for (const array of [
+    products.layout,
+    products.resolved,
+    products.fiscal,
+    products.groupsFrom,
+    products.groups,
+  ])
+    bytes += array.byteLength;
+  // Array slots, and the strings search reads (two bytes a character at most).
+  bytes += products.names.length * 24 + catalog.categories.length * 128;
+  for (const name of products.names) bytes += name.length * 2;
+  for (const description of products.descriptions) bytes += (description?.length ?? 0) * 2;
+  return bytes;
 }

@@ -2,7 +2,7 @@
 // (the local note, enriched by one provider query made with the brand's fiscal credential).
 // Nothing here writes or manifests; list-cache.ts keeps rendered lists.
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppContext } from '../../app.ts';
+import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import { decryptSecret } from '../../lib/encryption.ts';

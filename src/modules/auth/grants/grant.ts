@@ -1,6 +1,6 @@
 // What every grant file exports, so the token endpoint dispatches through a map.
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../app.ts';
+import type { AppContext } from '../../../context.ts';
 import type { TokenResponse } from '../token-issuer.ts';
 import type { TokenParams } from '../token-request.ts';
 
