@@ -197,7 +197,7 @@ export type RawAnswer = { status: number; headers: Record<string, string>; body:
 
 /**
  * One HTTP/1.1 connection held open by the test (a client's kept-alive connection): `send` writes
- * a GET on it and resolves with the answer, or with `lost` when the socket ended without one.
+ * a request on it and resolves with the answer, or with `lost` when the socket ended without one.
  */
 export async function keptAlive(url: string) {
   const { hostname, port } = new URL(url);
@@ -242,14 +242,15 @@ export async function keptAlive(url: string) {
     settle({ lost: ended });
   });
   return {
-    send(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+    send(path: string, headers: Record<string, string> = {}, method = 'GET', body = ''): Promise<RawAnswer> {
       if (ended) return Promise.resolve({ lost: `${ended} before the request was sent` });
-      const head = Object.entries({ host: `${hostname}:${port}`, ...headers })
+      const length = body ? { 'content-length': String(Buffer.byteLength(body)) } : {};
+      const head = Object.entries({ host: `${hostname}:${port}`, ...headers, ...length })
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join('');
       return new Promise((resolve) => {
         waiting = resolve;
-        socket.write(`GET ${path} HTTP/1.1\r\n${head}\r\n`);
+        socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`);
       });
     },
     /** Whether the server has ended the connection. */
