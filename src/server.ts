@@ -7,7 +7,6 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateFor } from './db/migrate.ts';
-import { startDraining } from './http/draining.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
 import { startBackgroundJobs } from './modules/webhooks/background.ts';
 
@@ -68,7 +67,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           // Draining (src/http/draining.ts): connections stay open a moment and every request on
           // them is answered 503 with Connection: close, rather than closed under a request that
           // a client has just sent on an idle keep-alive connection.
-          startDraining(app);
+          app.drain();
           await drained(app, Math.min(DRAIN_MS, config.shutdownTimeoutMs / 2));
           // A keep-alive connection whose request was in flight at close() stays open after its
           // response (up to the keep-alive timeout): close each one as soon as it turns idle.

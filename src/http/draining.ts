@@ -1,4 +1,4 @@
-// A stop begins by draining (src/server.ts): from then on every request, on a new or a kept-alive
+// A stop begins by draining (app.drain(), src/server.ts): from then on every request, on a new or a kept-alive
 // connection, is answered 503 service_unavailable with Retry-After and Connection: close, and the
 // requests already running finish with Connection: close on their answers. A client therefore gets
 // an answer on every connection it holds instead of finding it closed under a request it has just
@@ -7,9 +7,19 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from './errors.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every request from now on is refused with 503, Retry-After and Connection: close. */
+    drain(): void;
+  }
+}
+
 const draining = new WeakSet<FastifyInstance>();
 
 export function installDraining(app: FastifyInstance): void {
+  app.decorate('drain', () => {
+    draining.add(app);
+  });
   app.addHook('onRequest', async (_request, reply) => {
     if (!draining.has(app)) return;
     reply.header('connection', 'close');
@@ -23,9 +33,4 @@ export function installDraining(app: FastifyInstance): void {
     draining.add(app);
     done();
   });
-}
-
-/** Every request from now on is refused with 503, Retry-After and Connection: close. */
-export function startDraining(app: FastifyInstance): void {
-  draining.add(app);
 }

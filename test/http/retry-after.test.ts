@@ -8,7 +8,6 @@ import { connect } from 'node:net';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { APP_ERRORS, OAUTH_ERRORS } from '../../src/http/docs-errors.ts';
-import { startDraining } from '../../src/http/draining.ts';
 import { type AppError, errors } from '../../src/http/errors.ts';
 import { signSession } from '../../src/modules/auth/session-token.ts';
 import { SESSION_COOKIE } from '../../src/modules/console/console-session.ts';
@@ -150,7 +149,7 @@ test('a stopping server answers every request 503 with Retry-After and Connectio
   for (let i = 0; i < 200 && !kept.received().includes('"ok"'); i++) await sleep(10);
   assert.match(kept.received(), /^HTTP\/1\.1 200/);
 
-  startDraining(app);
+  app.drain();
 
   await t.test('every route, the token endpoint in OAuth shape, the console in HTML', async () => {
     const answers = {
