@@ -1,9 +1,10 @@
-// A stop begins by draining (app.drain(), src/server.ts): from then on every request, on a new or a kept-alive
-// connection, is answered 503 service_unavailable with Retry-After and Connection: close, and the
-// requests already running finish with Connection: close on their answers. A client therefore gets
-// an answer on every connection it holds instead of finding it closed under a request it has just
-// sent. Fastify's own 503 while closing has neither the error model nor Retry-After, so app.ts
-// turns it off (return503OnClosing) and this hook answers instead, app.close() included.
+// A stop begins by draining (app.drain(), called by src/server.ts): from then on every request, on
+// a new or a kept-alive connection, is answered 503 service_unavailable with Retry-After and
+// Connection: close, and the requests already running finish with Connection: close on their
+// answers. A client therefore gets an answer on every connection it holds instead of finding it
+// closed under a request it has just sent. Fastify's own 503 while closing has neither the error
+// model nor Retry-After, so app.ts turns it off (return503OnClosing) and this hook answers
+// instead, app.close() included.
 import type { FastifyInstance } from 'fastify';
 import { errors } from './errors.ts';
 
