@@ -7,6 +7,7 @@ import { installCompression } from './http/compression.ts';
 import { installConditionalRequests } from './http/conditional.ts';
 import { type ConnectionLimits, connectionOptions } from './http/connection-limits.ts';
 import { installDocs } from './http/docs.ts';
+import { installDraining } from './http/draining.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installHealth } from './http/health.ts';
 import { loggerOptions } from './http/logger.ts';
@@ -40,7 +41,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: 1024 * 1024,
     // Keep-alive sockets are closed on shutdown so close() does not wait for idle clients.
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Fastify's own 503 while closing lacks Retry-After: http/draining.ts answers instead.
+    return503OnClosing: false,
     requestIdHeader: false,
     // request.ip and request.protocol come from X-Forwarded-* only when the peer is a trusted proxy.
     trustProxy: trustedProxies(ctx.config.trustProxy),
@@ -50,6 +52,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installDraining(app);
   installSecurityHeaders(app);
   installRateLimits(app, ctx);
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);

@@ -10,6 +10,19 @@ import { migrateFor } from './db/migrate.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
 import { startBackgroundJobs } from './modules/webhooks/background.ts';
 
+/** How long a stop keeps connections open to answer their requests 503 (at most half the deadline). */
+const DRAIN_MS = 1000;
+
+/** After `ms`, or as soon as no connection is left open (clients closed theirs after a 503). */
+async function drained(app: FastifyInstance, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  const open = () =>
+    new Promise<number>((resolve) => app.server.getConnections((err, count) => resolve(err ? 0 : count)));
+  while (Date.now() < until && (await open()) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
+  }
+}
+
 export type RunningServer = {
   app: FastifyInstance;
   database: DatabaseHandle;
@@ -47,19 +60,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let stopping: Promise<void> | undefined;
     const stop = () => {
       stopping ??= (async () => {
-        // A keep-alive connection whose request was in flight at close() stays open after its
-        // response (up to the keep-alive timeout): close each one as soon as it turns idle.
-        const idle = setInterval(() => app.server.closeIdleConnections(), 100);
         // SHUTDOWN_TIMEOUT_MS: requests still in flight then are cut (their transactions, never
         // committed, roll back when the connection goes); stopOnSignals exits soon after.
         const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
-        await Promise.all([
-          jobs.stop(),
-          app.close().finally(() => {
-            clearInterval(idle);
-            clearTimeout(cut);
-          }),
-        ]);
+        const closing = (async () => {
+          // Draining (src/http/draining.ts): connections stay open a moment and every request on
+          // them is answered 503 with Connection: close, rather than closed under a request that
+          // a client has just sent on an idle keep-alive connection.
+          app.drain();
+          await drained(app, Math.min(DRAIN_MS, config.shutdownTimeoutMs / 2));
+          // A keep-alive connection whose request was in flight at close() stays open after its
+          // response (up to the keep-alive timeout): close each one as soon as it turns idle.
+          const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+          await app.close().finally(() => clearInterval(idle));
+        })();
+        await Promise.all([jobs.stop(), closing.finally(() => clearTimeout(cut))]);
         await owner?.closeChannel();
         await opened.close();
         owner?.release();

@@ -73,7 +73,7 @@ export function toAppError(error: FastifyError & { code?: string }): AppError {
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return errors.invalidBody('The body is not valid JSON.');
   }
-  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable();
+  if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
   if (error.statusCode === 405) return errors.methodNotAllowed();
   return errors.internal();
 }

@@ -164,12 +164,15 @@ export const errors = {
     ),
   fiscalUpstream: () =>
     new AppError(502, 'fiscal_upstream_error', 'The fiscal provider query failed. Retry later.'),
+  // Every 503 carries Retry-After. A missing credential lasts until an operator configures one:
+  // an hour, longer than a client waits (the client library then gives up at once).
   fiscalNotConfigured: () =>
-    new AppError(503, 'fiscal_not_configured', 'The brand has no fiscal provider credential configured.'),
-  databaseUnavailable: () =>
-    new AppError(503, 'service_unavailable', 'The database is unavailable. Retry later.', {
-      headers: { 'retry-after': '1' },
+    new AppError(503, 'fiscal_not_configured', 'The brand has no fiscal provider credential configured.', {
+      headers: { 'retry-after': '3600' },
     }),
+  /** The database cannot serve now, or (with its own message) this instance is shutting down. */
+  serviceUnavailable: (message = 'The database is unavailable. Retry later.') =>
+    new AppError(503, 'service_unavailable', message, { headers: { 'retry-after': '1' } }),
 };
 
 /** RFC 6749 section 5.2 errors of the token endpoint: rendered as `{error, error_description}`. */

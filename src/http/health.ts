@@ -10,7 +10,7 @@ export function installHealth(app: FastifyInstance, database: DatabaseHandle): v
       await withTimeout(database.ping(), 2000);
     } catch (err) {
       request.log.warn({ err }, 'database not ready');
-      throw errors.databaseUnavailable();
+      throw errors.serviceUnavailable();
     }
     return { status: 'ready', database: database.kind };
   });

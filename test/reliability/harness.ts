@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -192,3 +192,69 @@ export const bearer = (token: string, extra: Record<string, string> = {}) => ({
   'content-type': 'application/json',
   ...extra,
 });
+
+export type RawAnswer = { status: number; headers: Record<string, string>; body: string } | { lost: string };
+
+/**
+ * One HTTP/1.1 connection held open by the test (a client's kept-alive connection): `send` writes
+ * a request on it and resolves with the answer, or with `lost` when the socket ended without one.
+ */
+export async function keptAlive(url: string) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let buffer = Buffer.alloc(0);
+  let waiting: ((answer: RawAnswer) => void) | undefined;
+  let ended: string | undefined;
+  const settle = (answer: RawAnswer) => {
+    const resolve = waiting;
+    waiting = undefined;
+    resolve?.(answer);
+  };
+  const parse = () => {
+    const end = buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+      }),
+    );
+    const length = Number(headers['content-length'] ?? 0);
+    if (buffer.length < end + 4 + length) return;
+    const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+    buffer = buffer.subarray(end + 4 + length);
+    settle({ status: Number(statusLine.split(' ')[1]), headers, body });
+  };
+  socket.on('data', (chunk) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    parse();
+  });
+  socket.on('error', (error) => {
+    ended = (error as NodeJS.ErrnoException).code ?? error.message;
+  });
+  socket.on('close', () => {
+    ended ??= 'closed';
+    settle({ lost: ended });
+  });
+  return {
+    send(path: string, headers: Record<string, string> = {}, method = 'GET', body = ''): Promise<RawAnswer> {
+      if (ended) return Promise.resolve({ lost: `${ended} before the request was sent` });
+      const length = body ? { 'content-length': String(Buffer.byteLength(body)) } : {};
+      const head = Object.entries({ host: `${hostname}:${port}`, ...headers, ...length })
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      return new Promise((resolve) => {
+        waiting = resolve;
+        socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n${body}`);
+      });
+    },
+    /** Whether the server has ended the connection. */
+    closed: () => ended !== undefined,
+    destroy: () => socket.destroy(),
+  };
+}

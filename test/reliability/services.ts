@@ -85,9 +85,17 @@ export async function privatePostgres(t: Hooks): Promise<PrivatePostgres | strin
   return cluster;
 }
 
-export type PrivateRedis = { url: string; kill(): Promise<void>; start(): Promise<void> };
+export type PrivateRedis = {
+  url: string;
+  kill(): Promise<void>;
+  start(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections and answers nothing (a hung host). */
+  freeze(): void;
+  /** SIGCONT: it runs again, with what was sent meanwhile still in its sockets. */
+  thaw(): void;
+};
 
-/** A redis-server child (no persistence) that the test may kill and start again on the same port. */
+/** A redis-server child (no persistence) that the test may kill, freeze and start again on the same port. */
 export async function privateRedis(t: Hooks): Promise<PrivateRedis | string> {
   try {
     execFileSync('redis-server', ['--version'], { stdio: 'pipe' });
@@ -99,6 +107,7 @@ export async function privateRedis(t: Hooks): Promise<PrivateRedis | string> {
   const kill = async () => {
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGCONT');
     child.kill('SIGKILL');
     await exited;
   };
@@ -125,5 +134,11 @@ export async function privateRedis(t: Hooks): Promise<PrivateRedis | string> {
   };
   await start();
   t.after(kill);
-  return { url: `redis://127.0.0.1:${port}`, kill, start };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    kill,
+    start,
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
+  };
 }

@@ -3,6 +3,7 @@
 // carries a url-encoded form, comes from this site (Origin) and holds the session's CSRF token.
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { toAppError } from '../../http/error-handler.ts';
 import { appRoutes } from './apps-routes.ts';
 import { assetRoutes } from './assets.ts';
 import { consentRoutes } from './consent.ts';
@@ -59,6 +60,12 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     const status = error.validation ? 404 : (error.statusCode ?? 500);
     if (status >= 500) {
       request.log.error({ errorId, err: error }, 'console error');
+      // A database that cannot serve now, or a server shutting down: 503 with Retry-After.
+      const known = toAppError(error);
+      if (known.statusCode === 503) {
+        reply.headers(known.headers ?? {});
+        return sendMessage(reply, 503, 'Temporarily unavailable', 'Try again in a moment.');
+      }
       return sendMessage(
         reply,
         500,

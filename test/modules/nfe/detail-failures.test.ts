@@ -158,6 +158,7 @@ test('failures of GET /v1/nfe-received/info/{id}', async (t) => {
       const { res, queried } = await call(await note(brand));
       assert.equal(res.statusCode, 503);
       assert.deepEqual(res.json(), NOT_CONFIGURED);
+      assert.equal(res.headers['retry-after'], '3600', 'an operator must act: a client waits an hour');
       assert.equal(queried, false);
     }
   });
