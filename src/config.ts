@@ -20,6 +20,8 @@ export type Config = {
   dataDir: string;
   redisUrl: string | undefined;
   fiscalProviderUrl: string;
+  /** FISCAL_PROVIDER_URL is set; when not, a server on the demo data serves the demo's simulator. */
+  fiscalProviderUrlSet: boolean;
   fiscalTimeoutMs: number;
   fiscalTokenKey: string | undefined;
   nfeDetailWorkers: number;
@@ -170,6 +172,7 @@ export function parseConfig(env: Env = process.env): Config {
     dataDir: env.DATA_DIR || './data',
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     fiscalProviderUrl: url(env, 'FISCAL_PROVIDER_URL', ['http:', 'https:'], 'https://api.focusnfe.com.br')!,
+    fiscalProviderUrlSet: Boolean(env.FISCAL_PROVIDER_URL),
     fiscalTimeoutMs: integer(env, 'FISCAL_TIMEOUT_MS', 15000, 1, 15000),
     fiscalTokenKey: secret(env, 'FISCAL_TOKEN_KEY'),
     nfeDetailWorkers: integer(env, 'NFE_DETAIL_WORKERS', defaultDetailWorkers(), 1, 32),

@@ -10,6 +10,8 @@ export type AppContext = {
   db: Db;
   /** Secrets resolved at start (from the environment or DATA_DIR), see secrets-store.ts. */
   secrets: { sessionSecret: string; fiscalTokenKey: string };
+  /** Set while the demo's in-process fiscal simulator serves the NF-e detail (src/admin/demo-fiscal-provider.ts); wins over config.fiscalProviderUrl. */
+  fiscalProviderUrl?: string;
   /** Shared rate-limit counters; opened from REDIS_URL by installRateLimits when not given. */
   redis?: Redis;
 };

@@ -1,6 +1,7 @@
 // The running service: configuration -> database (migrated) -> app -> listen, and a
 // graceful stop (stop accepting, finish requests in flight, close the database).
 import type { FastifyInstance } from 'fastify';
+import { type DemoFiscalProvider, demoFiscalProvider } from './admin/demo-fiscal-provider.ts';
 import { claimDataDir } from './admin/embedded-owner.ts';
 import { checkSecrets } from './admin/secret-check.ts';
 import { buildApp } from './app.ts';
@@ -27,6 +28,8 @@ export type RunningServer = {
   app: FastifyInstance;
   database: DatabaseHandle;
   address: string;
+  /** The demo's in-process fiscal simulator (started at start when the data is the demo's). */
+  demoFiscalProvider: DemoFiscalProvider;
   stop(): Promise<void>;
 };
 
@@ -39,6 +42,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Embedded PGlite in DATA_DIR has one owner process: lock the folder first (src/admin/).
   const owner = await claimDataDir(config);
   let database: DatabaseHandle | undefined;
+  let provider: DemoFiscalProvider | undefined;
   try {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -52,6 +56,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await checkSecrets(database.db, config, secrets);
     const app = await buildApp({ config, database, db: database.db, secrets });
     options.routes?.(app);
+    // On the demo data without FISCAL_PROVIDER_URL, before the first request can query a provider.
+    provider = demoFiscalProvider(app.ctx, (url) =>
+      app.log.info(
+        { fiscal_simulator: url },
+        'demo data: the NF-e detail queries the in-process fiscal simulator',
+      ),
+    );
+    await provider.start();
+    const demoProvider = provider;
     const address = await app.listen({ port: config.port, host: config.host });
     await owner?.serve({ config, db: database.db, secrets });
     // Webhook deliveries and the event purge; stopped before the database closes.
@@ -75,14 +88,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           await app.close().finally(() => clearInterval(idle));
         })();
         await Promise.all([jobs.stop(), closing.finally(() => clearTimeout(cut))]);
+        // After the app: requests in flight may still have been waiting for it.
+        await demoProvider.close();
         await owner?.closeChannel();
         await opened.close();
         owner?.release();
       })();
       return stopping;
     };
-    return { app, database, address, stop };
+    return { app, database, address, demoFiscalProvider: demoProvider, stop };
   } catch (err) {
+    await provider?.close();
     await owner?.closeChannel();
     await database?.close();
     owner?.release();

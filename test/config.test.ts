@@ -56,6 +56,7 @@ test('the configuration', async (t) => {
       dataDir: './data',
       redisUrl: undefined,
       fiscalProviderUrl: 'https://api.focusnfe.com.br',
+      fiscalProviderUrlSet: false,
       fiscalTimeoutMs: 15000,
       fiscalTokenKey: undefined,
       nfeDetailWorkers: Math.max(1, Math.min(4, availableParallelism() - 1)),
@@ -134,6 +135,7 @@ test('the configuration', async (t) => {
     assert.equal(config.dataDir, '/var/lib/comanda');
     assert.equal(config.redisUrl, 'redis://cache:6379');
     assert.equal(config.fiscalProviderUrl, 'https://homologacao.focusnfe.com.br');
+    assert.equal(config.fiscalProviderUrlSet, true);
     assert.equal(config.accessTokenTtlSeconds, 600);
     assert.equal(config.restaurantSessionSecret, 's'.repeat(32));
     assert.equal(config.fiscalTokenKey, undefined);

@@ -16,14 +16,17 @@ export type SimulatorMode =
 export type FiscalSimulatorOptions = {
   port?: number;
   host?: string;
-  /** Access key -> document (served as JSON) or a raw body (served as it is). */
-  notes: Map<string, ProviderDocument | string>;
+  /** Access key -> document (served as JSON) or a raw body (served as it is); or a lookup of one. */
+  notes: Map<string, ProviderDocument | string> | NoteLookup;
   tokens: Set<string>;
   mode?: SimulatorMode;
   /** How long `slow` waits before answering; default past the client's 15 s. */
   slowMs?: number;
   requestsPerMinute?: number;
 };
+
+/** A note looked up when asked for (the server's demo simulator reads its database). */
+export type NoteLookup = (accessKey: string) => Promise<ProviderDocument | string | undefined>;
 
 export type FiscalSimulator = {
   url: string;
@@ -73,24 +76,34 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
     if (mode === 'redirect') return send(302, '', { ...rate, location: `${address()}/elsewhere` });
     if (mode === 'invalid_json') return send(200, '{"chave_nfe": "35', rate);
     if (mode === 'oversized') return streamOversized(res);
-    const stored = options.notes.get(decodeURIComponent(match[1]));
-    // Without completa=1 the provider answers only the summary fields.
-    const note =
-      typeof stored === 'object' && url.searchParams.get('completa') !== '1' ? summary(stored) : stored;
-    const answer = () =>
-      note === undefined
-        ? send(404, failure('nao_encontrado', 'Nota fiscal nao encontrada'), rate)
-        : send(200, note, rate);
-    if (mode !== 'slow') return answer();
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      answer();
-    }, options.slowMs ?? 20_000);
-    timers.add(timer);
-    res.on('close', () => {
-      clearTimeout(timer);
-      timers.delete(timer);
-    });
+    const accessKey = decodeURIComponent(match[1]);
+    if (typeof options.notes === 'function') {
+      return void options.notes(accessKey).then(
+        (stored) => respond(stored),
+        () => send(500, failure('erro_interno', 'Erro interno'), rate),
+      );
+    }
+    respond(options.notes.get(accessKey));
+
+    function respond(stored: ProviderDocument | string | undefined) {
+      // Without completa=1 the provider answers only the summary fields.
+      const note =
+        typeof stored === 'object' && url.searchParams.get('completa') !== '1' ? summary(stored) : stored;
+      const answer = () =>
+        note === undefined
+          ? send(404, failure('nao_encontrado', 'Nota fiscal nao encontrada'), rate)
+          : send(200, note, rate);
+      if (mode !== 'slow') return answer();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        answer();
+      }, options.slowMs ?? 20_000);
+      timers.add(timer);
+      res.on('close', () => {
+        clearTimeout(timer);
+        timers.delete(timer);
+      });
+    }
   });
 
   const address = () => {

@@ -8,6 +8,7 @@ import {
   type AccessTokenLookup,
   accessTokenLookup,
 } from '../modules/auth/access-tokens.ts';
+import { API_KEY_PREFIXES } from '../modules/auth/api-keys.ts';
 import { checkSession } from '../modules/auth/session-check.ts';
 import { looksLikeSession, verifySession } from '../modules/auth/session-token.ts';
 import { errors } from './errors.ts';
@@ -15,6 +16,9 @@ import { type Principal, principalKey, type Scope } from './principal.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
 
 const MAX_RESTAURANT_ID = 2147483647;
+
+export const API_KEY_AS_BEARER =
+  'An API key is not an access token: exchange it at POST /oauth/token (grant_type=api_key) and send the access_token it answers as "Authorization: Bearer <token>".';
 
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
@@ -53,7 +57,11 @@ async function authenticate(
     };
     return { principal, restaurant };
   }
-  // API keys and refresh tokens are never accepted as Bearer (contract 5.1).
+  // API keys and refresh tokens are never accepted as Bearer (contract 5.1); an API key is told
+  // where it goes instead.
+  if (Object.values(API_KEY_PREFIXES).some((prefix) => token.startsWith(prefix))) {
+    throw errors.invalidToken(API_KEY_AS_BEARER);
+  }
   if (!token.startsWith(ACCESS_TOKEN_PREFIX)) throw errors.invalidToken();
   const found = await findToken(token, restaurantId);
   if (!found) throw errors.invalidToken();

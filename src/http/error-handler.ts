@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, clip, errors, type FieldError, OAuthError, summarize } from './errors.ts';
-import { patternMessage, STOPPED_KEYWORD } from './validation.ts';
+import { enumMessage, formatMessage, patternMessage, STOPPED_KEYWORD, TEXT_KEYWORD } from './validation.ts';
 
 export const MAX_MESSAGE = 2000;
 
@@ -27,7 +27,12 @@ function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'is not an accepted field';
   if (e.keyword === 'required') return 'is required';
   if (e.keyword === STOPPED_KEYWORD) return e.message ?? 'has more problems';
-  if (e.keyword === 'pattern') return patternMessage(String(e.params.pattern)) ?? e.message ?? 'is invalid';
+  if (e.keyword === TEXT_KEYWORD) return e.message ?? 'is invalid';
+  // Never the pattern itself: a sentence with an example (validation.ts explainedPattern).
+  if (e.keyword === 'pattern') return patternMessage(String(e.params.pattern));
+  if (e.keyword === 'format') return formatMessage(String(e.params.format));
+  if (e.keyword === 'enum') return enumMessage(e.params.allowedValues as unknown[]);
+  if (e.keyword === 'const') return enumMessage([e.params.allowedValue]);
   return e.message ?? 'is invalid';
 }
 

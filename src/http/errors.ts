@@ -162,8 +162,15 @@ export const errors = {
       'data_validation_failed',
       'Internal data validation failure. Retry later; if it persists, contact support with the X-Error-Id header value.',
     ),
-  fiscalUpstream: () =>
-    new AppError(502, 'fiscal_upstream_error', 'The fiscal provider query failed. Retry later.'),
+  /** `unreachable`: no connection was made (DNS, refused, TLS): a setting to check, not a retry. */
+  fiscalUpstream: (unreachable = false) =>
+    new AppError(
+      502,
+      'fiscal_upstream_error',
+      unreachable
+        ? 'The fiscal provider is unreachable (DNS, connection or TLS failure): check the server setting FISCAL_PROVIDER_URL.'
+        : 'The fiscal provider query failed. Retry later.',
+    ),
   // Every 503 carries Retry-After. A missing credential lasts until an operator configures one:
   // an hour, longer than a client waits (the client library then gives up at once).
   fiscalNotConfigured: () =>

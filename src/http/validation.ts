@@ -16,6 +16,8 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 /** More values than any valid request carries (a full bulk of 100 is under 5,000). */
 export const FULL_CHECK_VALUES = 10_000;
 export const STOPPED_KEYWORD = 'stopped';
+/** An integer or boolean parameter's text check: its error carries the sentence to answer. */
+export const TEXT_KEYWORD = 'text';
 
 const common: Options = { removeAdditional: false, useDefaults: true, strict: false };
 
@@ -113,7 +115,9 @@ function compileParameters(schema: Schema): Validate {
       validate.errors = typed.errors;
       return valid;
     }
-    const wrong = asText.errors!.map((e) => ({ ...e, message: messages[e.instancePath] ?? e.message }));
+    const wrong = asText.errors!.map((e) =>
+      messages[e.instancePath] ? { ...e, keyword: TEXT_KEYWORD, message: messages[e.instancePath] } : e,
+    );
     const paths = new Set(wrong.map((e) => e.instancePath));
     const others = typed(data) ? [] : typed.errors!.filter((e) => !paths.has(e.instancePath));
     validate.errors = [...wrong, ...others];
@@ -124,13 +128,39 @@ function compileParameters(schema: Schema): Validate {
 
 const patternMessages = new Map<string, string>();
 
-/** A pattern whose failure the answer explains in words rather than by quoting the pattern. */
-export function explainedPattern(pattern: string, message: string): string {
+/**
+ * A pattern with what an answer says instead of quoting it: `says` ("must be a date-time with
+ * seconds") and an example, which is also the schema's. Spread it into the parameter's schema:
+ * `Type.String({ ...explainedPattern(pattern, says, example), description })`.
+ */
+export function explainedPattern(pattern: string, says: string, example: string) {
+  const message = `${says}, e.g. ${example}`;
+  const known = patternMessages.get(pattern);
+  if (known !== undefined && known !== message) throw new Error(`pattern ${pattern} explained twice`);
   patternMessages.set(pattern, message);
-  return pattern;
+  return { pattern, examples: [example] };
 }
 
-export const patternMessage = (pattern: string): string | undefined => patternMessages.get(pattern);
+/** What an answer says of a value that breaks `pattern`; never the pattern itself. */
+export const patternMessage = (pattern: string): string =>
+  patternMessages.get(pattern) ?? 'is not in the expected form';
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  'date-time': 'must be a date-time with seconds and an offset, e.g. 2026-09-01T00:00:00-03:00',
+  date: 'must be a calendar date, e.g. 2026-09-01',
+  time: 'must be a time with seconds and an offset, e.g. 13:00:00-03:00',
+  uri: 'must be an absolute URL, e.g. https://erp.example/hooks',
+  email: 'must be an email address, e.g. fiscal@restaurant.example',
+  uuid: 'must be a UUID, e.g. 0b6e8f3c-5a8e-4c2b-9a51-2f0c1b7d9e44',
+};
+
+/** What an answer says of a value that is not of `format`. */
+export const formatMessage = (format: string): string =>
+  FORMAT_MESSAGES[format] ?? `must be a valid ${format}`;
+
+/** An enum's allowed values, named: `must be one of: in_store, delivery`. */
+export const enumMessage = (allowed: unknown[]): string =>
+  `must be one of: ${allowed.map((value) => (typeof value === 'string' ? value : JSON.stringify(value))).join(', ')}`;
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
   httpPart === 'body'

@@ -55,6 +55,11 @@ test('the CLI while the server runs on the same data folder', async (t) => {
     assert.ok(server.first.demo_console_account.one_time_password.length >= 10);
   });
 
+  await t.test('without FISCAL_PROVIDER_URL the demo data gets the in-process fiscal simulator', async () => {
+    assert.match(server.first.fiscal_simulator, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.notEqual(server.first.fiscal_simulator, server.address);
+  });
+
   await t.test('user list shows the demo console account waiting for its password change', async () => {
     const result = await runCli(['user', 'list'], env);
     assert.equal(result.code, 0, result.stderr);

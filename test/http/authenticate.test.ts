@@ -53,11 +53,10 @@ test('bearer authentication and restaurant scoping of data routes', async (t) =>
   await t.test('API keys and refresh tokens are never accepted as Bearer', async () => {
     const key = await newKey(ctx.db, [r1]);
     const pair = (await postToken(app, { grant_type: 'api_key', api_key: key.api_key })).json();
-    assertError(
-      await get('/v1/test/whoami', { authorization: `Bearer ${key.api_key}` }),
-      401,
-      'invalid_token',
-    );
+    const asBearer = await get('/v1/test/whoami', { authorization: `Bearer ${key.api_key}` });
+    assertError(asBearer, 401, 'invalid_token');
+    assert.match(asBearer.json().message, /API key .*exchange it at POST \/oauth\/token/);
+    assert.ok(!asBearer.body.includes(key.api_key), 'the key is not echoed');
     assertError(
       await get('/v1/test/whoami', { authorization: `Bearer ${pair.refresh_token}` }),
       401,

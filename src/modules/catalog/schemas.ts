@@ -26,9 +26,10 @@ const flags = {
 const fields = {
   name: Type.String({
     // JavaScript's \s is exactly what String.prototype.trim removes.
-    pattern: explainedPattern(
+    ...explainedPattern(
       '^\\s*\\S([\\s\\S]{0,253}\\S)?\\s*$',
       'must have 1 to 255 characters once trimmed (not only spaces)',
+      'Pizza Margherita',
     ),
     description: 'Trimmed; 1 to 255 characters (Unicode code points) once trimmed.',
   }),

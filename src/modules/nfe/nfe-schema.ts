@@ -4,12 +4,20 @@
 import { type Static, Type } from 'typebox';
 import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
+import { explainedPattern } from '../../http/validation.ts';
 
 export const DATE_TIME_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$';
 
 const dateTime = (description: string) =>
-  Type.String({ pattern: DATE_TIME_PATTERN, description, examples: ['2026-01-10T13:00:00-03:00'] });
+  Type.String({
+    ...explainedPattern(
+      DATE_TIME_PATTERN,
+      'must be a date-time with seconds (no offset means UTC)',
+      '2026-09-01T00:00:00-03:00',
+    ),
+    description,
+  });
 
 export const NfeListQuery = Type.Object(
   {

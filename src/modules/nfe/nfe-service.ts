@@ -68,7 +68,7 @@ export async function getReceivedNfe(
   if (token.trim() === '') throw errors.fiscalNotConfigured();
   const extras = startDetailExtras(db, restaurantId, note);
   const provider = await fetchProviderAnswer({
-    baseUrl: config.fiscalProviderUrl,
+    baseUrl: ctx.fiscalProviderUrl ?? config.fiscalProviderUrl,
     timeoutMs: config.fiscalTimeoutMs,
     token,
     accessKey: note.access_key,

@@ -73,7 +73,8 @@ test('PUT /v1/products/{productId}: body rules', async (t) => {
         assert.ok(
           body.errors.some(
             (e: { message: string }) =>
-              e.message === 'must have 1 to 255 characters once trimmed (not only spaces)',
+              e.message ===
+              'must have 1 to 255 characters once trimmed (not only spaces), e.g. Pizza Margherita',
           ),
           JSON.stringify(body.errors),
         );

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { sql } from 'kysely';
@@ -7,6 +9,7 @@ import {
   buildProviderDocument,
   type ProviderDocument,
 } from '../../../src/fiscal-simulator/simulator-documents.ts';
+import { isUnreachable } from '../../../src/modules/nfe/provider-client.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
@@ -18,11 +21,44 @@ const UPSTREAM = {
   message: 'The fiscal provider query failed. Retry later.',
   key: 'fiscal_upstream_error',
 };
+const UNREACHABLE = {
+  statusCode: 502,
+  message:
+    'The fiscal provider is unreachable (DNS, connection or TLS failure): check the server setting FISCAL_PROVIDER_URL.',
+  key: 'fiscal_upstream_error',
+};
 const NOT_CONFIGURED = {
   statusCode: 503,
   message: 'The brand has no fiscal provider credential configured.',
   key: 'fiscal_not_configured',
 };
+
+/** A port of 127.0.0.1 nothing listens on: one the system gave, then closed. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+test('failures of reaching the provider: DNS, refused connections and TLS, whatever wraps them', () => {
+  const failed = (code: string) => Object.assign(new Error(`getaddrinfo ${code} api.example`), { code });
+  for (const code of ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']) {
+    assert.equal(isUnreachable(failed(code)), true, code);
+  }
+  for (const code of ['CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
+    assert.equal(isUnreachable(failed(code)), true, code);
+  }
+  assert.equal(isUnreachable(new TypeError('fetch failed', { cause: failed('ENOTFOUND') })), true);
+  assert.equal(isUnreachable(new AggregateError([failed('ECONNREFUSED'), failed('ECONNREFUSED')])), true);
+  for (const other of [failed('ECONNRESET'), failed('UND_ERR_SOCKET'), new Error('unexpected status'), 'x']) {
+    assert.equal(isUnreachable(other), false, String(other));
+  }
+});
 
 test('failures of GET /v1/nfe-received/info/{id}', async (t) => {
   const documents = new Map<string, ProviderDocument | string>();
@@ -143,15 +179,29 @@ test('failures of GET /v1/nfe-received/info/{id}', async (t) => {
     await assertUpstream(id);
   });
 
-  await t.test('a provider that cannot be reached is a 502', async (s) => {
-    const unreachable = await buildTestApp(s, {
-      database,
-      config: { fiscalProviderUrl: 'http://127.0.0.1:1' },
-    });
-    const res = await detail(good, authorization, unreachable.app);
-    assert.equal(res.statusCode, 502);
-    assert.deepEqual(res.json(), UPSTREAM);
-  });
+  for (const [what, providerUrl] of [
+    ['a refused connection (a closed port)', async () => `http://127.0.0.1:${await closedPort()}`],
+    [
+      'a TLS handshake that fails (https to a plain HTTP server)',
+      async () => simulator.url.replace('http:', 'https:'),
+    ],
+  ] as const) {
+    await t.test(
+      `${what} is a 502 saying the provider is unreachable and to check FISCAL_PROVIDER_URL`,
+      async (s) => {
+        const unreachable = await buildTestApp(s, {
+          database,
+          logStream: log,
+          config: { fiscalProviderUrl: await providerUrl(), logLevel: 'info' },
+        });
+        const res = await detail(good, authorization, unreachable.app);
+        assert.equal(res.statusCode, 502);
+        assert.deepEqual(res.json(), UNREACHABLE);
+        assert.doesNotMatch(res.json().message, /Retry later/);
+        assert.doesNotMatch(res.body, /SECRET|tok-/);
+      },
+    );
+  }
 
   await t.test('a brand without a token is 503 and the provider is not called', async () => {
     for (const brand of [unconfigured, empty]) {

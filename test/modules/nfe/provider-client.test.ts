@@ -67,7 +67,11 @@ beforeEach(() => {
 });
 
 /** The one failure every provider problem becomes, with no trace of the token anywhere. */
-async function assertUpstreamFailure(attempt: Promise<unknown>, status: number | null) {
+async function assertUpstreamFailure(
+  attempt: Promise<unknown>,
+  status: number | null,
+  message = 'The fiscal provider query failed. Retry later.',
+) {
   const error = await attempt.then(
     () => assert.fail('the provider query should have failed'),
     (caught: unknown) => caught,
@@ -75,7 +79,7 @@ async function assertUpstreamFailure(attempt: Promise<unknown>, status: number |
   assert.ok(error instanceof AppError);
   assert.equal(error.statusCode, 502);
   assert.equal(error.key, 'fiscal_upstream_error');
-  assert.equal(error.message, 'The fiscal provider query failed. Retry later.');
+  assert.equal(error.message, message);
   const basic = Buffer.from(`${TOKEN}:`).toString('base64');
   for (const text of [JSON.stringify(error), String(error.stack), JSON.stringify(logged)]) {
     assert.equal(text.includes(TOKEN), false);
@@ -122,8 +126,12 @@ test('an access key that is not 44 digits is refused before any request', async 
   assert.match(String(logged[0].details.reason), /44 digits/);
 });
 
-test('a provider that cannot be reached is a 502', async () => {
-  await assertUpstreamFailure(fetchNote({ baseUrl: 'http://127.0.0.1:1' }), null);
+test('a provider that cannot be reached is a 502 saying so and naming FISCAL_PROVIDER_URL', async () => {
+  await assertUpstreamFailure(
+    fetchNote({ baseUrl: 'http://127.0.0.1:1' }),
+    null,
+    'The fiscal provider is unreachable (DNS, connection or TLS failure): check the server setting FISCAL_PROVIDER_URL.',
+  );
   assert.match(String(logged[0].details.reason), /ECONNREFUSED/);
 });
 
