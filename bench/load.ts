@@ -2,6 +2,7 @@
 // window) and latency (one client sending the next request when the previous answered, timed to
 // the microsecond: autocannon's latency histogram counts whole milliseconds).
 import { fork } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 
 export type BenchRequest = {
@@ -157,4 +158,25 @@ export async function fetchOnce(url: string, request: BenchRequest) {
     throw new Error(`${request.method} ${next.path}: ${res.status} ${body.toString().slice(0, 300)}`);
   request.onResponse?.(res.status, body.toString());
   return { body, type: res.headers.get('content-type') ?? 'application/json' };
+}
+
+const drainAgent = new Agent({ keepAlive: true });
+
+/**
+ * One request of background load, its answer read to the end and dropped: nothing inflated or
+ * turned into text on the cores the server is measured on. It asks for gzip as fetch does, so
+ * the server does the same work as for fetchOnce.
+ */
+export function drainOnce(url: string, request: BenchRequest): Promise<void> {
+  const next = nextOf(request);
+  const headers = { 'accept-encoding': 'gzip, deflate', ...request.headers };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}${next.path}`, { method: request.method, headers, agent: drainAgent });
+    req.on('response', (res) => {
+      const ok = (res.statusCode ?? 0) >= 200 && (res.statusCode ?? 0) <= 299;
+      res.resume().on('error', reject);
+      res.on('end', () => (ok ? resolve() : reject(new Error(`${next.path}: ${res.statusCode}`))));
+    });
+    req.on('error', reject).end(next.body);
+  });
 }

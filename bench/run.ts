@@ -11,7 +11,7 @@ import { dropCredentials, issueCredentials } from './credentials.ts';
 import { DETAIL_NOTE, FISCAL_TOKEN } from './data-nfe.ts';
 import { ensureDatasets } from './datasets.ts';
 import { type DbTime, openProbe } from './explain-probe.ts';
-import { type BenchRequest, fetchOnce } from './load.ts';
+import { type BenchRequest, drainOnce, fetchOnce } from './load.ts';
 import { cpuClock, describeMachine, formatLoad, stealShare } from './machine.ts';
 import { measureScenario, type Row } from './measure-scenario.ts';
 import { parseOptions } from './options.ts';
@@ -69,7 +69,11 @@ const providerRequest = (accessKey = DETAIL_NOTE.access_key): BenchRequest => ({
   path: `/v2/nfes_recebidas/${accessKey}.json?completa=1`,
   headers: { authorization: `Basic ${Buffer.from(`${FISCAL_TOKEN}:`).toString('base64')}` },
 });
-const ctx = { credential, send: async (r: BenchRequest) => (await fetchOnce(server.url, r)).body.toString() };
+const ctx = {
+  credential,
+  send: async (r: BenchRequest) => (await fetchOnce(server.url, r)).body.toString(),
+  drain: (r: BenchRequest) => drainOnce(server.url, r),
+};
 const monitor = await databaseMonitor(bench);
 const rows: Row[] = [];
 for (const scenario of scenarios) {

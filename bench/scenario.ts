@@ -8,6 +8,8 @@ export type ScenarioContext = {
   credential(restaurantId: number): Credential;
   /** One request to the app being measured (the server, or the probe's in-process app). */
   send(request: BenchRequest): Promise<string>;
+  /** One request to the server whose answer is read and dropped (load.ts drainOnce): background load. */
+  drain?(request: BenchRequest): Promise<void>;
 };
 
 export type Scenario = {

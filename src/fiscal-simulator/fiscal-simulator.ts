@@ -50,8 +50,10 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
     received += 1;
     res.on('error', () => {});
     const send = (status: number, body: unknown, headers: Record<string, string | number> = {}) => {
-      const text = typeof body === 'string' ? body : JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(text);
+      // Sent with its length, as the provider does: the client can read it into one buffer.
+      const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+      const head = { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length };
+      res.writeHead(status, { ...head, ...headers }).end(bytes);
     };
     const url = new URL(req.url ?? '/', 'http://simulator');
     const match = req.method === 'GET' ? PATH.exec(url.pathname) : null;

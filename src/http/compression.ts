@@ -9,7 +9,8 @@
 // body is made per request (its head carries the instant it was evaluated at): one known to be
 // short is sent as it is; a longer one goes as gzip, its head compressed per request and its rest
 // once per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
-// call. Strings (bodies of the schema serialisers) are left to @fastify/compress.
+// call. Strings (bodies of the schema serialisers) and bodies rendered for one answer
+// (json-reply.ts sendRenderedJson) are left to @fastify/compress.
 import { Readable } from 'node:stream';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
@@ -17,6 +18,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
+import { renderedOnce } from './json-reply.ts';
 
 /** Bodies under this many bytes are never compressed. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -122,7 +124,8 @@ export async function installCompression(app: FastifyInstance, splitTailBytes: n
       const encoding = accepted(request);
       return encoding ? sendEncoded(reply, encode(await collect(payload), encoding), encoding) : payload;
     }
-    if (!Buffer.isBuffer(payload) || payload.length < COMPRESS_MIN_BYTES) return payload;
+    if (!Buffer.isBuffer(payload) || payload.length < COMPRESS_MIN_BYTES || renderedOnce.has(payload))
+      return payload;
     const encoding = accepted(request);
     return encoding ? sendEncoded(reply, compressedOnce(payload, encoding), encoding) : payload;
   });

@@ -18,9 +18,16 @@ export const sendJson = (reply: FastifyReply, body: Buffer | string): FastifyRep
  * response cut short ends without 'finish' and leaves its body to the collector.
  */
 export function sendRenderedJson(reply: FastifyReply, body: Buffer): FastifyReply {
+  renderedOnce.add(body);
   reply.raw.once('finish', () => releaseBuffer(body));
   return sendJson(reply, body);
 }
+
+/**
+ * Bodies of sendRenderedJson: compression.ts leaves them to @fastify/compress, which compresses a
+ * large one in zlib's thread pool rather than on the event loop, and keeps nothing.
+ */
+export const renderedOnce = new WeakSet<Buffer>();
 
 /**
  * An answer of a route whose 200 is a union (an edit answers the product, or with ?dry_run=true

@@ -1,12 +1,10 @@
-// Wire schema of the received NF-e detail (contract 2.7 + 2.8), generated from the same field
-// lists the mapping uses. Provider values are declared without a type: the serialiser then writes
-// them with JSON.stringify, exactly as mapped (text, null, arrays, objects, JSON.rawJSON numbers),
-// where a typed schema would coerce an unexpected object into "[object Object]". The answers
-// are written by nfe-map.ts receivedNfeDetailBody, to the same bytes (detail.test.ts); this
-// schema documents them.
+// Wire schema of the received NF-e detail (contract 2.7 + 2.8), generated from the field lists the
+// mapping uses; it documents the answers nfe-map.ts receivedNfeDetailBody writes. Provider values
+// are declared without a type: a serialiser of this schema writes them as JSON.stringify does,
+// exactly as mapped (detail.test.ts holds the answers to it), where a typed schema would coerce.
 import { type TObject, type TSchema, Type } from 'typebox';
 import { nameSchema } from '../../http/schema-names.ts';
-import { nfeCommonFields } from './nfe-schema.ts';
+import { nfeCommonFields, text } from './nfe-schema.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';
 
 const providerValue = Type.Unknown({
@@ -33,8 +31,6 @@ const Invoice = Type.Object({
   items: Type.Optional(Type.Union([Type.Array(Item), Type.Null()])),
   additional_fields: AdditionalFields,
 });
-
-const text = Type.Union([Type.String(), Type.Null()]);
 
 const detailFields: Record<string, TSchema> = {
   ...nfeCommonFields,

@@ -33,7 +33,7 @@ function noteJson(n: ReceivedNfe): string {
   );
 }
 
-/** `[note,note,...]` as the response schema's serialiser wrote it, as UTF-8. */
+/** `[note,note,...]` as the response schema's serialiser wrote it, as UTF-8 (kept: ByteWriter#take). */
 export function receivedNfeListBody(notes: ReceivedNfe[]): Buffer {
   for (const note of notes) assertSerialisable(note);
   const body = new ByteWriter(notes.length * 1024 + 2);
@@ -43,5 +43,5 @@ export function receivedNfeListBody(notes: ReceivedNfe[]): Buffer {
     body.text(noteJson(notes[i]));
   }
   body.byte(0x5d);
-  return body.written();
+  return body.take();
 }

@@ -29,14 +29,6 @@ export function listKey(restaurantId: number, filter: NfeListFilter): string {
   return JSON.stringify([restaurantId, start.getTime(), endInclusive.getTime(), pending, brandId ?? null]);
 }
 
-/** The body alone in its memory: the writer's buffer has room to spare. */
-function exact(body: Buffer): Buffer {
-  if (body.buffer.byteLength === body.length) return body;
-  const copy = Buffer.allocUnsafeSlow(body.length);
-  body.copy(copy);
-  return copy;
-}
-
 export type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) => Promise<Buffer>;
 
 /** One per app instance; other instances' writes reach it through nfe_version. */
@@ -57,7 +49,7 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
     const list = await cache.get(key, version, async () => {
       const body = await renderReceivedNfeList(db, restaurantId, filter);
       const bytes = body.length + 2 * key.length + 100;
-      return { version, bytes, body: bytes <= maxBytes ? exact(body) : body };
+      return { version, bytes, body };
     });
     return list.body;
   };

@@ -3,10 +3,11 @@
 // completeness, manifestation, version and digest. A row that breaks the shape every note must
 // have is a 500 data validation failure, never a half-written answer.
 import { errors } from '../../http/errors.ts';
+import { releaseBuffer } from '../../lib/release-buffer.ts';
 import { assertDateTime, isoOf, isRealInstant } from './instant-text.ts';
 import type { BrandRow, NoteRow } from './nfe-repository.ts';
 import { parseProviderJson } from './provider-json.ts';
-import type { MappedProviderBody, ProviderDetail } from './provider-mapping.ts';
+import { type MappedProviderBody, manifestationType, type ProviderDetail } from './provider-mapping.ts';
 
 const iso = (text: string | null) => (text === null ? null : isoOf(text));
 
@@ -33,8 +34,6 @@ function brandOf(row: NoteRow, defaultBrand: BrandRow | null): BrandRow | null {
     cnpj: row.brand_cnpj,
   };
 }
-
-const manifestationType = (stored: string | null) => (stored === 'nulo' ? null : stored);
 
 export function mapReceivedNfe(row: NoteRow, defaultBrand: BrandRow | null) {
   assertNoteShape(row);
@@ -124,18 +123,23 @@ export function mapReceivedNfeDetail(local: ReceivedNfe, provider: ProviderDetai
 }
 
 /**
- * The detail's body: the fields up to `recipient` as the schema serialiser wrote them
- * (JSON.stringify of keys already in schema order), the provider's invoice and protocol as mapped,
- * then `processing`.
+ * The detail's body as UTF-8: the fields up to `recipient` as the schema serialiser wrote them
+ * (JSON.stringify of keys already in schema order), the provider's invoice and protocol as mapped
+ * (a worker's bytes, freed once copied), then `processing`.
  */
 export function receivedNfeDetailBody(
   local: ReceivedNfe,
   provider: MappedProviderBody,
   extras: DetailExtras,
-): string {
-  const detail = mapReceivedNfeDetail(local, { ...provider, invoice: null, protocol: null }, extras);
+): Buffer {
+  const { summary, recipient } = provider;
+  const detail = mapReceivedNfeDetail(local, { summary, recipient, invoice: null, protocol: null }, extras);
   const { invoice, protocol, processing, ...head } = detail;
   assertSerialisable(head);
-  const opening = JSON.stringify(head).slice(0, -1);
-  return `${opening},${provider.documentJson},"processing":${JSON.stringify(processing)}}`;
+  const document = provider.documentBytes ?? Buffer.from(provider.documentJson);
+  const opening = Buffer.from(`${JSON.stringify(head).slice(0, -1)},`);
+  const closing = Buffer.from(`,"processing":${JSON.stringify(processing)}}`);
+  const body = Buffer.concat([opening, document, closing]);
+  releaseBuffer(document);
+  return body;
 }

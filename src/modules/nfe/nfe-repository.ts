@@ -1,7 +1,6 @@
-// SQL of the received NF-e routes. Every query is scoped by the restaurant. The brand a note is
-// shown with comes from the same query (a join); SPED is read as text so its numbers keep
-// their written form, and instants as UTC text, which nfe-map.ts turns into ISO 8601 without
-// a Date per value (parsing and printing Dates was a tenth of the list's CPU).
+// SQL of the received NF-e routes and the brands. Every query is scoped by the restaurant. The
+// brand a note is shown with comes from the same query (a join); SPED is read as text so its
+// numbers keep their written form, and instants as UTC text (instant-text.ts says why).
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { type Prepared, prepared } from '../../db/prepared.ts';
@@ -127,42 +126,37 @@ export async function findNote(db: Db, restaurantId: number, id: number): Promis
 
 const BRAND_COLUMNS = ['id', 'name', 'fantasy_name', 'cnpj'] as const;
 
-/** A brand that can be selected: of this restaurant and not deleted. */
-export async function findActiveBrand(
-  db: Db,
-  restaurantId: number,
-  id: number,
-): Promise<BrandRow | undefined> {
-  return db
-    .selectFrom('brands')
-    .select(BRAND_COLUMNS)
-    .where('restaurant_id', '=', restaurantId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+/** The restaurant's brands that count: deleted brands never do. */
+const activeBrands = (db: Db, restaurantId: number) =>
+  db.selectFrom('brands').where('restaurant_id', '=', restaurantId).where('deleted_at', 'is', null);
+
+/** GET /v1/brands: in id order; whether a fiscal token is stored is read, never the token. */
+export function listBrands(db: Db, restaurantId: number) {
+  return activeBrands(db, restaurantId)
+    .select([...BRAND_COLUMNS, 'is_default'])
+    .select(sql<boolean>`fiscal_token_encrypted is not null`.as('fiscal_configured'))
+    .orderBy('id')
+    .execute();
 }
 
-/** The brand flagged default, else the first brand by id; deleted brands never count. */
+/** A brand that can be selected. */
+export const findActiveBrand = (db: Db, restaurantId: number, id: number): Promise<BrandRow | undefined> =>
+  activeBrands(db, restaurantId).select(BRAND_COLUMNS).where('id', '=', id).executeTakeFirst();
+
+/** The brand flagged default, else the first brand by id. */
 export async function findDefaultBrand(db: Db, restaurantId: number): Promise<BrandRow | undefined> {
-  return db
-    .selectFrom('brands')
+  return activeBrands(db, restaurantId)
     .select(BRAND_COLUMNS)
-    .where('restaurant_id', '=', restaurantId)
-    .where('deleted_at', 'is', null)
     .orderBy('is_default', 'desc')
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
 }
 
+/** The brand's stored fiscal token (encrypted), or null. */
 export async function findBrandCredential(db: Db, restaurantId: number, brandId: number) {
-  const row = await db
-    .selectFrom('brands')
-    .select('fiscal_token_encrypted')
-    .where('restaurant_id', '=', restaurantId)
-    .where('id', '=', brandId)
-    .executeTakeFirst();
-  return row?.fiscal_token_encrypted ?? null;
+  const query = activeBrands(db, restaurantId).select('fiscal_token_encrypted').where('id', '=', brandId);
+  return (await query.executeTakeFirst())?.fiscal_token_encrypted ?? null;
 }
 
 /** An active, non-deleted supplier whose document has the same digits (formatting ignored). */

@@ -1,4 +1,4 @@
-// Wire schemas of the received NF-e list (contract 2.7, 4.10) and the detail's path parameter.
+// Wire schemas of the brands, the received NF-e list (contract 2.7, 4.10) and the detail's path parameter.
 // Query parameters are typed (validation.ts checks their text first); list-query.ts checks the
 // calendar and the period.
 import { type Static, Type } from 'typebox';
@@ -44,25 +44,25 @@ export const NfeDetailParams = Type.Object({
   nfe_received_id: idParameter('Internal record id, not the access key.'),
 });
 
-export const NfeDetailQuery = Type.Object(
+/** The query of the brands and of the detail: the restaurant alone. */
+export const RestaurantQuery = Type.Object(
   { restaurant_id: restaurantIdParameter() },
   { additionalProperties: false },
 );
 
-const text = Type.Union([Type.String(), Type.Null()]);
+/** Text or null. */
+export const text = Type.Union([Type.String(), Type.Null()]);
 const instant = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
-
-export const NfeBrand = Type.Union([
-  Type.Object({ id: Type.Integer(), name: Type.String(), fantasy_name: text, cnpj: text }),
-  Type.Null(),
-]);
 
 /** The common fields (2.7); the detail replaces some with the provider's values. */
 export const nfeCommonFields = {
   id: Type.Integer(),
   restaurant_id: Type.Integer(),
   brand_id: Type.Union([Type.Integer(), Type.Null()]),
-  brand: NfeBrand,
+  brand: Type.Union([
+    Type.Object({ id: Type.Integer(), name: Type.String(), fantasy_name: text, cnpj: text }),
+    Type.Null(),
+  ]),
   identification: Type.Object({
     access_key: Type.String(),
     number: text,
@@ -103,4 +103,25 @@ export const nfeCommonFields = {
 
 export const NfeListResponse = Type.Array(nameSchema('NfeReceived', Type.Object(nfeCommonFields)));
 
-export { ErrorResponse } from '../../http/error-schema.ts';
+/** GET /v1/brands: `fiscal_configured` says whether the brand has a fiscal token, never the token. */
+export const Brand = nameSchema(
+  'Brand',
+  Type.Object(
+    {
+      id: Type.Integer({ description: 'The brand_id of GET /v1/nfe-received.' }),
+      name: Type.String(),
+      fantasy_name: text,
+      cnpj: Type.Union([Type.String(), Type.Null()], { description: 'Text, leading zeros kept.' }),
+      is_default: Type.Boolean({ description: 'The brand the NF-e list uses without brand_id.' }),
+      fiscal_configured: Type.Boolean({
+        description: 'Whether the brand has a fiscal provider credential (else the NF-e detail is 503).',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const BrandList = Type.Object(
+  { data: Type.Array(Brand, { description: 'In id order; deleted brands are left out.' }) },
+  { additionalProperties: false },
+);

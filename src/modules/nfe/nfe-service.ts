@@ -51,19 +51,17 @@ export async function getReceivedNfe(
   log: FastifyBaseLogger,
   slots?: Slots,
   pool?: DetailPool,
-): Promise<string> {
+): Promise<Buffer> {
   const { db, config } = ctx;
   const note = await findNote(db, restaurantId, id);
   if (!note) throw errors.nfeNotFound();
   const defaultBrand = note.brand_id === null ? ((await findDefaultBrand(db, restaurantId)) ?? null) : null;
   const local = mapReceivedNfe(note, defaultBrand);
   const brandId = note.brand_id ?? defaultBrand?.id;
-  const stored =
-    note.brand_id !== null
-      ? note.brand_token
-      : brandId === undefined
-        ? null
-        : await findBrandCredential(db, restaurantId, brandId);
+  // A note without a brand is read with the default brand's credential (brand_token is then null).
+  const stored = defaultBrand
+    ? await findBrandCredential(db, restaurantId, defaultBrand.id)
+    : note.brand_token;
   const token = stored ? decryptToken(stored, ctx.secrets.fiscalTokenKey, log, brandId as number) : '';
   if (token.trim() === '') throw errors.fiscalNotConfigured();
   const extras = startDetailExtras(db, restaurantId, note);

@@ -1,6 +1,7 @@
 // The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
 // exchange (the wait for one of PROVIDER_CONCURRENCY slots and the mapping included), 5 MiB of
-// body at most, no redirects. The body is parsed and mapped by `mapBody` (detail-pool.ts). Every
+// body at most, no redirects. The body, read into memory of its own, is parsed and mapped by
+// `mapBody` (detail-pool.ts), which may move it: only an excerpt is kept for the log. Every
 // failure is logged here (status and a truncated body, never the token in any form:
 // src/lib/secret-forms.ts) and surfaces as the 502 fiscal_upstream_error, whose message tells a
 // provider that cannot be reached (check FISCAL_PROVIDER_URL) from one that failed (retry later).
@@ -10,19 +11,17 @@ import { redact, secretForms } from '../../lib/secret-forms.ts';
 import type { Slots } from '../../lib/slots.ts';
 import { type MappedProviderBody, mapProviderBody } from './provider-mapping.ts';
 
-export type ProviderLogger = { warn: (details: Record<string, unknown>, message: string) => void };
-
 export type FetchReceivedNfeOptions = {
   baseUrl: string;
   token: string;
   accessKey: string;
   timeoutMs?: number;
   maxBytes?: number;
-  logger: ProviderLogger;
+  logger: { warn: (details: Record<string, unknown>, message: string) => void };
   /** The instance's exchanges (createSlots(PROVIDER_CONCURRENCY)); none: no limit. */
   slots?: Slots;
-  /** Parses and maps the body (in a worker for large ones); default: here, synchronously. */
-  mapBody?: (body: Buffer, signal: AbortSignal) => Promise<MappedProviderBody>;
+  /** Parses and maps the body (detail-pool.ts: in a worker for large ones, moved); default: here. */
+  mapBody?: (body: Buffer, signal: AbortSignal, move: boolean) => Promise<MappedProviderBody>;
 };
 
 export const PROVIDER_TIMEOUT_MS = 15_000;
@@ -44,18 +43,17 @@ class ProviderFailure extends Error {
   }
 }
 
-const mapHere = async (body: Buffer) => mapProviderBody(body);
-
 /** The provider's answer to the detail's query, mapped; throws AppError 502 on any failure. */
 export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Promise<MappedProviderBody> {
   const { baseUrl, token, accessKey, logger } = options;
   const timeoutMs = options.timeoutMs ?? PROVIDER_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PROVIDER_MAX_BYTES;
   const forms = secretForms(token);
-  const mapBody = options.mapBody ?? mapHere;
+  const mapBody = options.mapBody ?? (async (body: Buffer) => mapProviderBody(body));
   let received: { status: number; body: Buffer } | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
   let release: (() => void) | undefined;
+  let excerpt: string | undefined;
   try {
     if (!/^\d{44}$/.test(accessKey)) throw new Error('access key is not 44 digits');
     const url = `${baseUrl.replace(/\/+$/, '')}/v2/nfes_recebidas/${accessKey}.json?completa=1`;
@@ -63,11 +61,12 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
       throw new ProviderFailure(`no exchange free within the time limit (${describe(reason)})`);
     });
     received = await exchange(url, token, signal, maxBytes);
-    return await mapBody(received.body, signal);
+    excerpt = received.body.toString('utf8', 0, EXCERPT_BYTES);
+    return await mapBody(received.body, signal, true);
   } catch (error) {
     const failure = error instanceof ProviderFailure ? error : undefined;
     // Read past the logged length and masked before the cut: a secret the cut would halve is seen whole.
-    const body = failure ? failure.body : received?.body.toString('utf8', 0, EXCERPT_BYTES);
+    const body = failure ? failure.body : excerpt;
     logger.warn(
       {
         provider_status: failure?.status ?? received?.status ?? null,
@@ -107,34 +106,29 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
 }
 
 /**
- * Reads at most `limit` bytes, then destroys the stream so the rest is never downloaded. With a
- * declared length the chunks are copied into one buffer as they come: the body is never held
- * twice (chunks, then their concatenation).
+ * Reads at most `limit` bytes into one buffer of its own (as long as the declared length, else
+ * grown as chunks come), then destroys the stream so the rest is never downloaded.
  */
 async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(): unknown },
   limit: number,
   declared = NaN,
 ) {
-  let into = declared >= 0 && declared < limit ? Buffer.allocUnsafe(declared) : null;
-  const chunks: Buffer[] = [];
+  let into = Buffer.allocUnsafeSlow(declared >= 0 && declared < limit ? declared : Math.min(limit, 65_536));
   let size = 0;
   for await (const chunk of body) {
-    if (into && size + chunk.length <= into.length) {
-      chunk.copy(into, size);
-      size += chunk.length;
-      continue;
+    if (size + chunk.length > into.length && into.length < limit) {
+      const grown = Buffer.allocUnsafeSlow(Math.min(limit, Math.max(2 * into.length, size + chunk.length)));
+      into.copy(grown, 0, 0, size);
+      into = grown;
     }
-    if (into) chunks.push(into.subarray(0, size));
-    into = null;
-    chunks.push(chunk);
-    size += chunk.length;
+    size += chunk.copy(into, size);
     if (size >= limit) {
       body.destroy();
-      return Buffer.concat(chunks).subarray(0, limit);
+      break;
     }
   }
-  return into ? into.subarray(0, size) : Buffer.concat(chunks);
+  return into.subarray(0, size);
 }
 
 // No connection to the provider was made: its name does not resolve, nothing listens, no route, no

@@ -1,7 +1,7 @@
 // Maps the provider's document (fiscal-provider.md) into the contract's detail (2.7, 2.8): the
 // summary fields that replace the local snapshot's, the recipient, the invoice and the protocol.
 // mapProviderBody is the whole step from the provider's bytes to the answer's provider parts.
-import { mapInvoice, mapProtocol } from './invoice-map.ts';
+import { itemsKey, mapInvoice, mapProtocol } from './invoice-map.ts';
 import {
   isProviderObject,
   isRawNumber,
@@ -10,10 +10,12 @@ import {
   parseProviderJson,
 } from './provider-json.ts';
 
-export type ProviderSummary = ReturnType<typeof mapProviderSummary>;
 export type ProviderDetail = ReturnType<typeof mapProviderDetail>;
-/** The provider's part of the answer, `invoice` and `protocol` already as JSON text (`"invoice":…,"protocol":…`). */
-export type MappedProviderBody = ReturnType<typeof mapProviderBody>;
+/**
+ * The provider's part of the answer: `invoice` and `protocol` as JSON text (`"invoice":…,"protocol":…`),
+ * from a worker also as UTF-8 (`documentBytes`, not enumerable).
+ */
+export type MappedProviderBody = ReturnType<typeof mapProviderBody> & { readonly documentBytes?: Uint8Array };
 
 /** The provider body is not the expected document; the caller answers 502 fiscal_upstream_error. */
 export class ProviderDocumentError extends Error {}
@@ -57,7 +59,8 @@ export function assertProviderDocument(value: ProviderValue): asserts value is P
   const document = value.requisicao_nota_fiscal;
   if (!isOptionalObject(document)) fail('requisicao_nota_fiscal is not an object');
   if (!isProviderObject(document)) return;
-  const items = Object.hasOwn(document, 'itens') ? document.itens : document.items;
+  const key = itemsKey(document);
+  const items = key === undefined ? undefined : document[key];
   if (items !== undefined && items !== null && (!Array.isArray(items) || !items.every(isProviderObject))) {
     fail('itens is not an array of objects');
   }

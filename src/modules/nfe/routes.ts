@@ -1,42 +1,43 @@
-// GET /v1/nfe-received and GET /v1/nfe-received/info/{nfe_received_id} (contract 4.10, 4.11),
-// and GET /v1/brands (brand-routes.ts).
-// The swagger types add `summary` and `tags` to route schemas.
-import type {} from '@fastify/swagger';
+// The NF-e sequence of contract 4: GET /v1/brands (choose a brand), GET /v1/nfe-received (its
+// notes, 4.10) and GET /v1/nfe-received/info/{nfe_received_id} (one note, 4.11).
 import type { FastifyInstance } from 'fastify';
 import { versionTag } from '../../http/conditional.ts';
-import { sendJson } from '../../http/json-reply.ts';
+import { sendJson, sendRenderedJson } from '../../http/json-reply.ts';
 import { createSlots } from '../../lib/slots.ts';
-import { brandRoutes } from './brand-routes.ts';
 import { createDetailPool } from './detail-pool.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
+import { listBrands } from './nfe-repository.ts';
 import {
-  ErrorResponse,
+  BrandList,
   NfeDetailParams,
-  NfeDetailQuery,
   NfeListQuery,
   type NfeListQuerystring,
   NfeListResponse,
+  RestaurantQuery,
 } from './nfe-schema.ts';
 import { getReceivedNfe } from './nfe-service.ts';
 import { PROVIDER_CONCURRENCY } from './provider-client.ts';
-
-const commonErrors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  429: ErrorResponse,
-  500: ErrorResponse,
-  503: ErrorResponse,
-};
 
 export async function nfeRoutes(app: FastifyInstance): Promise<void> {
   const readList = createNfeListReader(app.ctx.db, app.ctx.config.cacheBytes.nfeList);
   const providerSlots = createSlots(PROVIDER_CONCURRENCY);
   const detailPool = createDetailPool({ workers: app.ctx.config.nfeDetailWorkers });
   app.addHook('onClose', () => detailPool.close());
-  brandRoutes(app);
+  app.get(
+    '/v1/brands',
+    {
+      config: { scope: 'nfe-received:read' },
+      schema: {
+        summary: "The restaurant's brands, to choose the brand_id of the NF-e list",
+        operationId: 'listBrands',
+        tags: ['nfe-received'],
+        querystring: RestaurantQuery,
+        response: { 200: BrandList },
+      },
+    },
+    async (request) => ({ data: await listBrands(app.ctx.db, request.restaurantId) }),
+  );
   app.get<{ Querystring: NfeListQuerystring }>(
     '/v1/nfe-received',
     {
@@ -54,7 +55,7 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
           'including the notes without a brand. Use the internal `id` of a note for its detail.',
         tags: ['nfe-received'],
         querystring: NfeListQuery,
-        response: { 200: NfeListResponse, ...commonErrors },
+        response: { 200: NfeListResponse },
       },
     },
     async (request, reply) => {
@@ -86,8 +87,8 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
           'Provider values keep their text and precision.',
         tags: ['nfe-received'],
         params: NfeDetailParams,
-        querystring: NfeDetailQuery,
-        response: { 200: NfeDetailResponse, ...commonErrors, 502: ErrorResponse },
+        querystring: RestaurantQuery,
+        response: { 200: NfeDetailResponse },
       },
     },
     async (request, reply) => {
@@ -99,8 +100,9 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
         providerSlots,
         detailPool,
       );
-      // JSON text already (nfe-map.ts receivedNfeDetailBody); the response schema documents it.
-      return sendJson(reply, detail);
+      // JSON bytes already (nfe-map.ts receivedNfeDetailBody), freed once written; the response
+      // schema documents them.
+      return sendRenderedJson(reply, detail);
     },
   );
 }
