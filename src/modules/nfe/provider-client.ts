@@ -1,12 +1,12 @@
 // The one call to the fiscal provider (fiscal-provider.md, contract 8): 15 s for the whole
 // exchange (the wait for one of PROVIDER_CONCURRENCY slots and the mapping included), 5 MiB of
 // body at most, no redirects. The body, read into memory of its own, is parsed and mapped by
-// `mapBody` (detail-pool.ts), which may move it: only an excerpt is kept for the log. Every
-// failure is logged here (status and a truncated body, never the token in any form:
-// src/lib/secret-forms.ts) and surfaces as the 502 fiscal_upstream_error, whose message tells a
-// provider that cannot be reached (check FISCAL_PROVIDER_URL) from one that failed (retry later).
+// `mapBody` (detail-pool.ts), which may move it. Every failure is logged here (status and a body
+// excerpt, never the token in any form: src/lib/secret-forms.ts) and answers the 502
+// fiscal_upstream_error, saying whether the provider could be reached (lib/network-errors.ts).
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
+import { describe, isUnreachable } from '../../lib/network-errors.ts';
 import { redact, secretForms } from '../../lib/secret-forms.ts';
 import type { Slots } from '../../lib/slots.ts';
 import { type MappedProviderBody, mapProviderBody } from './provider-mapping.ts';
@@ -129,37 +129,4 @@ async function readCapped(
     }
   }
   return into.subarray(0, size);
-}
-
-// No connection to the provider was made: its name does not resolve, nothing listens, no route, no
-// connection within undici's connect timeout, or the TLS handshake or certificate failed.
-const UNREACHABLE_CODES = new Set([
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_FAIL',
-  'EAI_NODATA',
-  'ECONNREFUSED',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EHOSTDOWN',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'EPROTO',
-]);
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED_CERT)/;
-
-/** Whether the failure is one of reaching the provider (the error, its causes, an AggregateError's errors). */
-export function isUnreachable(error: unknown, depth = 0): boolean {
-  if (!(error instanceof Error) || depth > 4) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || TLS_CODE.test(code))) return true;
-  const inner = error instanceof AggregateError ? error.errors : [];
-  return [error.cause, ...inner].some((cause) => isUnreachable(cause, depth + 1));
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string'
-    ? `${error.name} ${code}: ${error.message}`
-    : `${error.name}: ${error.message}`;
 }

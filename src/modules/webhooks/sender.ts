@@ -4,6 +4,7 @@
 // receiver does, the attempt ends with an outcome, never an exception.
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import { describe } from '../../lib/network-errors.ts';
 import { isPublicAddress, publicOnlyLookup } from './url-safety.ts';
 
 export const ANSWER_BYTES = 1024;
@@ -39,13 +40,6 @@ async function readStart(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
   }
   body.destroy();
   return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8');
-}
-
-function describe(err: unknown): string {
-  const error = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = error.cause?.code ?? error.code;
-  const message = error.cause?.message ?? error.message ?? String(err);
-  return (code ? `${code}: ${message}` : message).slice(0, 500);
 }
 
 export function createSender(options: SenderOptions): Sender {
@@ -86,7 +80,13 @@ export function createSender(options: SenderOptions): Sender {
         const ok = answer.statusCode >= 200 && answer.statusCode < 300;
         return { statusCode: answer.statusCode, durationMs: elapsed(), body: text, error: null, ok };
       } catch (err) {
-        return { statusCode: null, durationMs: elapsed(), body: null, error: describe(err), ok: false };
+        return {
+          statusCode: null,
+          durationMs: elapsed(),
+          body: null,
+          error: describe(err).slice(0, 500),
+          ok: false,
+        };
       }
     },
     close: () => agent.close(),

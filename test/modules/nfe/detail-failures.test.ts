@@ -9,7 +9,7 @@ import {
   buildProviderDocument,
   type ProviderDocument,
 } from '../../../src/fiscal-simulator/simulator-documents.ts';
-import { isUnreachable } from '../../../src/modules/nfe/provider-client.ts';
+import { isUnreachable } from '../../../src/lib/network-errors.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
