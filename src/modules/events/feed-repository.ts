@@ -22,7 +22,9 @@ export async function listEvents(
     select seq, xid::text as xid, created_at, ${EVENT_JSON}::text as json from events e
     where restaurant_id = ${restaurantId} and type = any(${types}::text[])
       and xid < pg_snapshot_xmin(pg_current_snapshot()) ${from}
-    order by xid, seq limit ${limit}`.execute(db);
+    -- e.xid, the xid8: a bare xid would name the text column of the select list (text order:
+    -- '10' before '9'), sort every event of the restaurant and let a cursor skip some.
+    order by e.xid, e.seq limit ${limit}`.execute(db);
   return rows;
 }
 

@@ -6,11 +6,11 @@ import { encodeCursor } from '../../../src/modules/events/cursor.ts';
 import { purgeEvents } from '../../../src/modules/events/feed-repository.ts';
 import { recordEvents } from '../../../src/modules/events/outbox.ts';
 import { EventsPage } from '../../../src/modules/events/schemas.ts';
-import { eventsWorld, feedSettled } from '../../support/events-world.ts';
+import { ALL_SCOPES, eventsWorld, feedSettled } from '../../support/events-world.ts';
 
 test('event feed pages, scopes and retention', async (t) => {
   const world = await eventsWorld(t);
-  const { app, db, restaurant } = world;
+  const { app, db, restaurant, other } = world;
   const get = async (query: string, authorization: string) => {
     await feedSettled(db);
     return app.inject({ url: `/v1/events${query}`, headers: { authorization } });
@@ -59,6 +59,24 @@ test('event feed pages, scopes and retention', async (t) => {
       assert.equal(page.data[0].created_at, new Date(page.data[0].created_at).toISOString());
     },
   );
+
+  await t.test('transactions are ordered by number, not by the digits of their xid', async () => {
+    // xid 9 ended before xid 10 began: as text, '10' sorts first and a cursor after it skipped 9.
+    await sql`insert into events (restaurant_id, type, data, xid)
+      values (${other}, 'menu.updated', '{"n": 9}', '9'), (${other}, 'menu.updated', '{"n": 10}', '10')`.execute(
+      db,
+    );
+    const otherReader = await world.bearer(ALL_SCOPES, [other]);
+    const seen: number[] = [];
+    let after = '';
+    for (let page = 0; page < 4; page++) {
+      const body = (await get(`?limit=1${after}&restaurant_id=${other}`, otherReader)).json();
+      seen.push(...body.data.map((e: { data: { n: number } }) => e.data.n));
+      after = `&after=${body.next_cursor}`;
+      if (!body.has_more) break;
+    }
+    assert.deepEqual(seen, [9, 10]);
+  });
 
   await t.test('types filters the feed', async () => {
     const body = (await get('?types=nfe_received.created,cash_flows.updated', all)).json();
