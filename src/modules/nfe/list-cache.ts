@@ -7,14 +7,14 @@
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
-import { createVersionedCache } from '../../lib/versioned-cache.ts';
+import { createVersionedCache, exact } from '../../lib/versioned-cache.ts';
 import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
 import { renderReceivedNfeList } from './nfe-service.ts';
 
 const reads = new Counter({
   name: 'nfe_list_reads_total',
-  help: 'GET /v1/nfe-received reads by where the list came from: memory, or a render from the database',
+  help: 'GET /v1/nfe-received reads by where the list came from: memory, unpacked from its compressed form, or a render from the database',
   labelNames: ['source'],
 });
 
@@ -29,14 +29,6 @@ export function listKey(restaurantId: number, filter: NfeListFilter): string {
   return JSON.stringify([restaurantId, start.getTime(), endInclusive.getTime(), pending, brandId ?? null]);
 }
 
-/** The body alone in its memory: the writer's buffer has room to spare. */
-function exact(body: Buffer): Buffer {
-  if (body.buffer.byteLength === body.length) return body;
-  const copy = Buffer.allocUnsafeSlow(body.length);
-  body.copy(copy);
-  return copy;
-}
-
 export type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) => Promise<Buffer>;
 
 /** One per app instance; other instances' writes reach it through nfe_version. */
@@ -44,6 +36,7 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
   const cache = createVersionedCache<RenderedList, string>({
     maxBytes,
     name: 'nfe_list',
+    packed: true,
     onRead: (source) => reads.inc({ source }),
   });
   return async (restaurant, query) => {
