@@ -40,7 +40,10 @@ describe('a packed cache', () => {
   const value = (version: number, text: string): Entry => ({ version, bytes: 4000, body: body(text) });
   const packedBytes = (entry: Entry) => pack(entry).packed.length + PACKED_OVERHEAD;
 
-  test('keeps every entry compressed and serves it, unpacked, for its version only', () => {
+  /** Entries are packed once the turn of the event loop that kept them is over. */
+  const packed = () => new Promise((resolve) => setImmediate(resolve));
+
+  test('keeps every entry compressed and serves it, unpacked, for its version only', async () => {
     // Room for one entry as it is (a quarter of the budget) and several packed.
     const reads: string[] = [];
     const cache = createVersionedCache<Entry, string>({
@@ -50,6 +53,7 @@ describe('a packed cache', () => {
     });
     cache.set('a', value(1, 'abcd'));
     cache.set('b', value(1, 'efgh'));
+    await packed();
     assert.equal(cache.held('a'), undefined, 'only b is held as it is');
     const a = cache.current('a', 1);
     assert.deepEqual(a, value(1, 'abcd'), 'a comes back whole from its compressed form');
@@ -67,8 +71,10 @@ describe('a packed cache', () => {
     });
     cache.set('a', value(1, 'abcd'));
     cache.set('b', value(1, 'efgh'));
+    await packed();
     assert.ok(cache.current('a', 1));
     cache.set('c', value(1, 'ijkl'));
+    await packed();
     assert.equal(cache.current('b', 1), undefined, 'b was the least recently used');
     let loads = 0;
     const load = async () => {
@@ -80,9 +86,10 @@ describe('a packed cache', () => {
     assert.equal(loads, 1);
   });
 
-  test('a budget of 0 keeps nothing', () => {
+  test('a budget of 0 keeps nothing', async () => {
     const cache = createVersionedCache<Entry, string>({ maxBytes: 0, packed: true });
     cache.set('a', value(1, 'abcd'));
+    await packed();
     assert.equal(cache.current('a', 1), undefined);
   });
 });
