@@ -12,8 +12,8 @@
 // restaurants, rendered menus, listings and pages are JSON that compresses 15 to 25 times, so the
 // whole set fits where a tenth of it did, and a read of a restaurant nobody read lately unpacks its
 // entry (about 0.2 ms for a 300 KB catalog) instead of reloading it from the database and
-// rendering it again (5 to 10 ms). Packing happens once per loaded version, after the read that
-// loaded it.
+// rendering it again (5 to 10 ms). An entry is packed once per version, when it first leaves the
+// unpacked share.
 import v8 from 'node:v8';
 import { constants, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
@@ -120,15 +120,15 @@ export const unpack = <T>({ packed, length }: Packed): T =>
 function lru<K extends string | number, V extends object>(
   maxSize: number,
   size: (value: V) => number,
-  evicted: () => void,
+  evicted: (value: V, key: K) => void,
 ): LRUCache<K, V> | undefined {
   // Sizes are whole bytes of at least 1; a budget of 0 keeps nothing.
   if (maxSize <= 0) return undefined;
   return new LRUCache<K, V>({
     maxSize,
     sizeCalculation: (value) => Math.max(1, Math.ceil(size(value))),
-    dispose: (_value, _key, reason) => {
-      if (reason === 'evict') evicted();
+    dispose: (value, key, reason) => {
+      if (reason === 'evict') evicted(value, key);
     },
   });
 }
@@ -146,10 +146,16 @@ export function createVersionedCache<T extends { version: number }, K extends st
   const evicted = () => {
     if (name) evictions.inc({ cache: name });
   };
+  // An entry is packed when it leaves the unpacked share (unless its version is packed already):
+  // one read over and over, or replaced by its next version, it never is.
+  const unpackedEvicted = (entry: { value: T }, key: K) => {
+    evicted();
+    if (packedEntries) setImmediate(keepPacked, key, entry.value);
+  };
   // Recency and the byte budget are lru-cache's (maxSize): on the tenants bench's access
   // patterns it took 1 µs a read where a sort of the entries on each eviction took 20 to 30 µs.
   const unpackedBytes = packs ? Math.floor(maxBytes * UNPACKED_SHARE) : maxBytes;
-  const entries = lru<K, { value: T }>(unpackedBytes, (entry) => sizeOf(entry.value), evicted);
+  const entries = lru<K, { value: T }>(unpackedBytes, (entry) => sizeOf(entry.value), unpackedEvicted);
   const packedEntries = packs
     ? lru<K, Packed>(maxBytes - unpackedBytes, (entry) => entry.packed.length + PACKED_OVERHEAD, evicted)
     : undefined;
@@ -176,15 +182,19 @@ export function createVersionedCache<T extends { version: number }, K extends st
   function set(key: K, value: T): void {
     const previous = entries?.peek(key)?.value.version ?? packedEntries?.peek(key)?.version;
     if (previous !== undefined && previous > value.version) return;
+    const older = packedEntries?.peek(key);
+    if (older && older.version < value.version) packedEntries?.delete(key);
     keep(key, value);
-    // Packed once the answer that loaded it is on its way (a 2,000-product catalog takes a few ms).
-    if (packedEntries) setImmediate(keepPacked, key, value);
+    // Too large to be kept as it is: packed at once, after the answer that loaded it is on its way.
+    if (packedEntries && !entries?.has(key)) setImmediate(keepPacked, key, value);
   }
 
+  /** Packs a value (on the next turn of the event loop: never in the middle of a request's work). */
   function keepPacked(key: K, value: T): void {
     if (!packedEntries) return;
-    const previous = packedEntries.peek(key)?.version;
-    if (previous !== undefined && previous >= value.version) return;
+    const previous = entries?.peek(key)?.value.version ?? packedEntries.peek(key)?.version;
+    if (previous !== undefined && previous > value.version) return;
+    if (packedEntries.peek(key)?.version === value.version) return;
     const entry = pack(value);
     if (entry.packed.length + PACKED_OVERHEAD > packedEntries.maxSize) packedEntries.delete(key);
     else packedEntries.set(key, entry);

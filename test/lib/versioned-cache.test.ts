@@ -43,7 +43,7 @@ describe('a packed cache', () => {
   /** Entries are packed once the turn of the event loop that kept them is over. */
   const packed = () => new Promise((resolve) => setImmediate(resolve));
 
-  test('keeps every entry compressed and serves it, unpacked, for its version only', async () => {
+  test('keeps an entry that leaves the unpacked share compressed, and serves it for its version only', async () => {
     // Room for one entry as it is (a quarter of the budget) and several packed.
     const reads: string[] = [];
     const cache = createVersionedCache<Entry, string>({
