@@ -7,7 +7,6 @@ import { LAYOUT } from './catalog-writer.ts';
 import { outcomeOf } from './product-json.ts';
 import { RESOLVED } from './render-parts.ts';
 import { isWithin } from './schedule.ts';
-import { matchesText } from './search.ts';
 import type { MenuChannel, MenuClock } from './types.ts';
 
 export type MenuRequest = {
@@ -43,7 +42,11 @@ export type MenuPlan = {
 function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuContext): number {
   const { onlyAvailable, needle } = context.request;
   const { pieceLayout, products } = plan.catalog;
-  const { layout, resolved, fiscal, groupsFrom, groups, schedules, names, descriptions } = products;
+  const { layout, resolved, fiscal, groupsFrom, groups, schedules, search, searchEnds } = products;
+  /** Whether the product's name or description holds the needle, both normalised. */
+  const matches = (i: number) =>
+    search.slice(i === 0 ? 0 : searchEnds[i * 2 - 1], searchEnds[i * 2]).includes(needle) ||
+    search.slice(searchEnds[i * 2], searchEnds[i * 2 + 1]).includes(needle);
   const piece = (p: number) => pieceLayout[p * 3 + 2] - pieceLayout[p * 3 + 1];
   const open = isWithin(category.schedules, context.clock);
   const closed = outcomeOf(false, context.acceptsScheduling);
@@ -54,10 +57,7 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
     const own = schedules[i];
     const outcome = own.length === 0 ? outcomeOfCategory : open && isWithin(own, context.clock) ? 0 : closed;
     const value = resolved[i * 3 + outcome];
-    if (
-      (onlyAvailable && !RESOLVED[value].listedWhenFiltered) ||
-      (needle !== '' && !matchesText(names[i], descriptions[i], needle))
-    ) {
+    if ((onlyAvailable && !RESOLVED[value].listedWhenFiltered) || (needle !== '' && !matches(i))) {
       plan.shown[i] = HIDDEN;
       continue;
     }

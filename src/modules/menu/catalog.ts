@@ -21,6 +21,7 @@ import { LAYOUT, PieceWriter, writeProduct } from './catalog-writer.ts';
 import { productRenderer } from './product-json.ts';
 import { END_LIST, fiscalClose } from './render-parts.ts';
 import type { CatalogRows } from './repository.ts';
+import { normalizeSearch } from './search.ts';
 import type { MenuChannel, MenuSchedule } from './types.ts';
 
 /** Past this many bytes of groups written inline, products refer to their groups instead. */
@@ -57,8 +58,14 @@ export type CatalogProducts = {
   groups: Uint32Array;
   /** The product's own schedules (the category's are on the category). */
   schedules: (readonly MenuSchedule[])[];
-  names: string[];
-  descriptions: (string | null)[];
+  /**
+   * What search matches, normalised once (normalizeSearch): the name of product i is
+   * search[searchEnds[2i - 1] (or 0), searchEnds[2i]), its description (empty without one) runs on
+   * to searchEnds[2i + 1]. One string instead of two per product: a catalog unpacked from its
+   * compressed form then makes two objects for them, not thousands.
+   */
+  search: string;
+  searchEnds: Uint32Array;
 };
 
 export type Catalog = {
@@ -111,9 +118,11 @@ export function assembleCatalog(
     groupsFrom: new Uint32Array(count + 1),
     groups: new Uint32Array(inlineGroups ? 0 : links),
     schedules: new Array(count),
-    names: new Array(count),
-    descriptions: new Array(count),
+    search: '',
+    searchEnds: new Uint32Array(count * 2),
   };
+  const search: string[] = [];
+  let searchLength = 0;
   const writer = new BlockWriter(count * 1536);
   const pieces = new PieceWriter(64 * 1024);
   const fiscalTexts: string[] = [];
@@ -142,8 +151,11 @@ export function assembleCatalog(
         for (const group of json.groups) products.groups[link++] = pieces.place(group, () => group, true);
       products.groupsFrom[i + 1] = link;
       products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
-      products.names[i] = row.name;
-      products.descriptions[i] = row.description;
+      for (const [k, text] of [row.name, row.description ?? ''].entries()) {
+        const normalised = normalizeSearch(text);
+        search.push(normalised);
+        products.searchEnds[i * 2 + k] = searchLength += normalised.length;
+      }
       i++;
     }
     writer.reserve(END_LIST.length);
@@ -152,6 +164,7 @@ export function assembleCatalog(
     const { schedules } = category;
     return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
   });
+  products.search = search.join('');
   const catalog = {
     version: rows.version,
     channel,
@@ -188,12 +201,11 @@ function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
     products.fiscal,
     products.groupsFrom,
     products.groups,
+    products.searchEnds,
   ])
     bytes += array.byteLength;
-  // Array slots, and the strings search reads (two bytes a character at most).
-  bytes += products.names.length * 24 + catalog.categories.length * 128;
-  for (const name of products.names) bytes += name.length * 2;
-  for (const description of products.descriptions) bytes += (description?.length ?? 0) * 2;
+  // The text search reads (two bytes a character at most), categories, fiscal texts.
+  bytes += products.search.length * 2 + catalog.categories.length * 128;
   for (const text of catalog.fiscalTexts) bytes += 24 + text.length * 2;
   return bytes;
 }
