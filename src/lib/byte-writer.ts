@@ -87,9 +87,15 @@ export class ByteWriter {
     return this.bytes.subarray(0, this.length);
   }
 
-  /** The bytes written, copied out when the spare room is worth giving back (to be kept). */
+  /**
+   * The bytes written, copied out when the spare room is worth giving back (to be kept), into
+   * memory of their own (a short Buffer.from would be a slice of Node's shared pool).
+   */
   take(): Buffer {
     const used = this.written();
-    return this.bytes.length - this.length > this.length / 8 ? Buffer.from(used) : used;
+    if (this.bytes.length - this.length <= this.length / 8) return used;
+    const copy = Buffer.allocUnsafeSlow(used.length);
+    used.copy(copy);
+    return copy;
   }
 }

@@ -19,7 +19,7 @@ import { findProduct, readListing } from './read-repository.ts';
 
 const reads = new Counter({
   name: 'catalog_listing_reads_total',
-  help: 'GET /v1/products reads by where the listing came from: memory, or a render from the database',
+  help: 'GET /v1/products reads by where the listing came from: memory, unpacked from its compressed form, or a render from the database',
   labelNames: ['source'],
 });
 const renders = new Counter({
@@ -38,7 +38,12 @@ function detail(row: MappedRow | undefined): ProductResponse {
 export type CatalogReader = ReturnType<typeof createCatalogReader>;
 
 export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
-  const cache = createVersionedCache<Listing>({ maxBytes, name: 'listing' });
+  const cache = createVersionedCache<Listing>({
+    maxBytes,
+    name: 'listing',
+    packed: true,
+    onRead: (source) => reads.inc({ source }),
+  });
 
   async function render(restaurantId: number): Promise<Listing> {
     renders.inc();
@@ -54,7 +59,6 @@ export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
       const version = (await restaurant.state())?.catalog_version;
       // No such restaurant (a token outliving it): nothing to keep.
       if (version === undefined) return (await render(restaurantId)).body;
-      reads.inc({ source: cache.held(restaurantId)?.version === version ? 'memory' : 'database' });
       return (await cache.get(restaurantId, version, () => render(restaurantId))).body;
     },
 

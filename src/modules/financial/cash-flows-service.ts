@@ -8,7 +8,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
-import { createVersionedCache, type VersionedCache } from '../../lib/versioned-cache.ts';
+import { createVersionedCache, exact, type VersionedCache } from '../../lib/versioned-cache.ts';
 import {
   countRead,
   MAX_PAGE_BYTES,
@@ -62,6 +62,7 @@ export function createCashFlowCaches(pageBytes = MAX_PAGE_BYTES): CashFlowCaches
     pages: createVersionedCache({
       maxBytes: pageBytes,
       name: 'cash_flow_pages',
+      packed: true,
       sizeOf: (p: Rendered) => withKey(p.body.length),
     }),
   };
@@ -105,13 +106,14 @@ export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCach
       const f = parseCashFlowQuery(query);
       const key = summaryKey(restaurantId, f);
       const pageKey = `${key}${f.offset}`;
-      const kept = pages.held(pageKey);
-      if (kept && kept.version === (await restaurant.state())?.cash_flow_version) {
+      const current = (await restaurant.state())?.cash_flow_version;
+      const kept = current === undefined ? undefined : pages.current(pageKey, current);
+      if (kept) {
         countRead('page');
         return kept.body;
       }
       const { version, listing } = await read(restaurantId, f, key);
-      const body = Buffer.from(render(listing));
+      const body = exact(Buffer.from(render(listing)));
       pages.set(pageKey, { version, body });
       return body;
     },

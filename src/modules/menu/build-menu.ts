@@ -2,12 +2,11 @@
 // decide, product by product, what is shown and with which availability.resolved value. The
 // result is a plan: what menu-body.ts writes, and its exact length for content-length, counted
 // without writing anything. The shape is menuResponse.
-import type { Catalog, CatalogCategory } from './catalog.ts';
+import { type Catalog, type CatalogCategory, type FiscalPieces, fiscalPieces } from './catalog.ts';
 import { LAYOUT } from './catalog-writer.ts';
 import { outcomeOf } from './product-json.ts';
 import { RESOLVED } from './render-parts.ts';
 import { isWithin } from './schedule.ts';
-import { matchesText } from './search.ts';
 import type { MenuChannel, MenuClock } from './types.ts';
 
 export type MenuRequest = {
@@ -27,7 +26,8 @@ export const HIDDEN = -1;
 
 export type MenuPlan = {
   catalog: Catalog;
-  includeFiscal: boolean;
+  /** With include_fiscal_info: the catalog's fiscal projections as JSON. */
+  fiscal: FiscalPieces | null;
   /** `{"restaurant_id":...,"categories":[`. */
   top: Buffer;
   /** The categories shown, in order. */
@@ -40,9 +40,13 @@ export type MenuPlan = {
 
 /** Decides the products of a category; returns the bytes they take, or -1 when none is shown. */
 function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuContext): number {
-  const { onlyAvailable, needle, includeFiscal } = context.request;
+  const { onlyAvailable, needle } = context.request;
   const { pieceLayout, products } = plan.catalog;
-  const { layout, resolved, fiscal, groupsFrom, groups, schedules, names, descriptions } = products;
+  const { layout, resolved, fiscal, groupsFrom, groups, schedules, search, searchEnds } = products;
+  /** Whether the product's name or description holds the needle, both normalised. */
+  const matches = (i: number) =>
+    search.slice(i === 0 ? 0 : searchEnds[i * 2 - 1], searchEnds[i * 2]).includes(needle) ||
+    search.slice(searchEnds[i * 2], searchEnds[i * 2 + 1]).includes(needle);
   const piece = (p: number) => pieceLayout[p * 3 + 2] - pieceLayout[p * 3 + 1];
   const open = isWithin(category.schedules, context.clock);
   const closed = outcomeOf(false, context.acceptsScheduling);
@@ -53,10 +57,7 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
     const own = schedules[i];
     const outcome = own.length === 0 ? outcomeOfCategory : open && isWithin(own, context.clock) ? 0 : closed;
     const value = resolved[i * 3 + outcome];
-    if (
-      (onlyAvailable && !RESOLVED[value].listedWhenFiltered) ||
-      (needle !== '' && !matchesText(names[i], descriptions[i], needle))
-    ) {
+    if ((onlyAvailable && !RESOLVED[value].listedWhenFiltered) || (needle !== '' && !matches(i))) {
       plan.shown[i] = HIDDEN;
       continue;
     }
@@ -67,7 +68,11 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
     if (value !== written) bytes += RESOLVED[value].bytes.length - RESOLVED[written].bytes.length;
     for (let g = groupsFrom[i]; g < groupsFrom[i + 1]; g++)
       bytes += piece(groups[g]) + (g > groupsFrom[i] ? 1 : 0);
-    if (includeFiscal) bytes += piece(fiscal[i]) - 1; // instead of the final '}'
+    if (plan.fiscal) {
+      const { ends } = plan.fiscal;
+      const k = fiscal[i];
+      bytes += ends[k] - (k === 0 ? 0 : ends[k - 1]) - 1; // instead of the final '}'
+    }
   }
   return listed === 0 ? -1 : bytes;
 }
@@ -85,7 +90,7 @@ export function planMenu(catalog: Catalog, context: MenuContext): MenuPlan {
   });
   const plan: MenuPlan = {
     catalog,
-    includeFiscal: request.includeFiscal,
+    fiscal: request.includeFiscal ? fiscalPieces(catalog) : null,
     top: Buffer.from(`${top.slice(0, -1)},"categories":[`),
     categories: [],
     shown: new Int8Array(catalog.products.resolved.length / 3),

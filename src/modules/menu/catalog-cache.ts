@@ -6,7 +6,7 @@ import type { Catalog } from './catalog.ts';
 
 const reads = new Counter({
   name: 'menu_catalog_reads_total',
-  help: 'Menu reads by where the catalog came from: memory, or a load from the database (shared by concurrent reads)',
+  help: 'Menu reads by where the catalog came from: memory, unpacked from its compressed form, or a load from the database (shared by concurrent reads)',
   labelNames: ['source'],
 });
 
@@ -15,11 +15,16 @@ export type CatalogCache = {
 };
 
 /**
- * The menu's share of an instance's memory: rendered catalogs, both channels of every restaurant;
- * least recently used go first past it.
+ * The menu's share of an instance's memory: rendered catalogs, both channels of every restaurant,
+ * compressed, the most recently read also as they are; least recently used go first past it.
  */
 export const MENU_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createCatalogCache(maxBytes = MENU_CACHE_BYTES): CatalogCache {
-  return createVersionedCache<Catalog>({ maxBytes, name: 'menu', onRead: (source) => reads.inc({ source }) });
+  return createVersionedCache<Catalog>({
+    maxBytes,
+    name: 'menu',
+    packed: true,
+    onRead: (source) => reads.inc({ source }),
+  });
 }

@@ -26,9 +26,12 @@ export function groupsByProduct(rows: CatalogRows): Map<number, GroupRow[]> {
   return groupsOf;
 }
 
+const menuOrder = (a: ProductRow, b: ProductRow) => a.position - b.position || a.id - b.id;
+
 /** Listed products by category, in menu order; packaging, mirrors and removed categories have none. */
 export function productsByCategory(rows: CatalogRows): Map<number, ProductRow[]> {
   const byCategory = new Map<number, ProductRow[]>(rows.categories.map((category) => [category.id, []]));
   for (const row of rows.products) byCategory.get(row.product_category_id)?.push(row);
+  for (const list of byCategory.values()) list.sort(menuOrder);
   return byCategory;
 }

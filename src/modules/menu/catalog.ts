@@ -8,16 +8,20 @@
 // order, as a read within every schedule would send it: `{category},{category}`, each product
 // after its comma. A read sends slices of it (build-menu.ts, menu-body.ts), so a menu showing
 // everything is one slice, and swaps in the few bytes that differ: another availability.resolved
-// value (product-json.ts), the fiscal projection. Text many products share is kept once as a
-// piece: fiscal projections, and in a large catalog the groups (complement_categories), which
-// would otherwise be half its bytes; a read then copies them in. Per product only numbers are
-// kept besides the text, in typed arrays: little for the garbage collector to walk.
+// value (product-json.ts), the fiscal projection. In a large catalog the groups
+// (complement_categories), which would otherwise be half its bytes, are kept once as pieces; a
+// read then copies them in. The fiscal projections are kept as the database's text, each distinct
+// one once, and written as JSON only when a read first asks for them (include_fiscal_info=true):
+// they were a quarter of a catalog's bytes and the largest share of the time to assemble it. Per
+// product only numbers are kept besides the text, in typed arrays: little for the garbage
+// collector to walk.
 import { BlockWriter, heldBytes } from './block-writer.ts';
 import { comboCounts, groupsByProduct, productsByCategory } from './catalog-index.ts';
 import { LAYOUT, PieceWriter, writeProduct } from './catalog-writer.ts';
 import { productRenderer } from './product-json.ts';
 import { END_LIST, fiscalClose } from './render-parts.ts';
 import type { CatalogRows } from './repository.ts';
+import { normalizeSearch } from './search.ts';
 import type { MenuChannel, MenuSchedule } from './types.ts';
 
 /** Past this many bytes of groups written inline, products refer to their groups instead. */
@@ -47,15 +51,21 @@ export type CatalogProducts = {
   layout: Uint32Array;
   /** 3 per product: resolvedIndex by Outcome. */
   resolved: Uint8Array;
-  /** The piece of its fiscalClose. */
+  /** Its fiscal projection: an index of Catalog.fiscalTexts. */
   fiscal: Uint32Array;
   /** Its referred groups are the pieces groups[groupsFrom[i]] to groups[groupsFrom[i + 1] - 1]. */
   groupsFrom: Uint32Array;
   groups: Uint32Array;
   /** The product's own schedules (the category's are on the category). */
   schedules: (readonly MenuSchedule[])[];
-  names: string[];
-  descriptions: (string | null)[];
+  /**
+   * What search matches, normalised once (normalizeSearch): the name of product i is
+   * search[searchEnds[2i - 1] (or 0), searchEnds[2i]), its description (empty without one) runs on
+   * to searchEnds[2i + 1]. One string instead of two per product: a catalog unpacked from its
+   * compressed form then makes two objects for them, not thousands.
+   */
+  search: string;
+  searchEnds: Uint32Array;
 };
 
 export type Catalog = {
@@ -69,7 +79,14 @@ export type Catalog = {
   pieceLayout: Uint32Array;
   categories: CatalogCategory[];
   products: CatalogProducts;
+  /** The distinct fiscal projections, as ProductRow.fiscal (a JSON array of FISCAL_COLUMNS' values). */
+  fiscalTexts: string[];
+  /** fiscalTexts written as fiscalClose, made by the first read that asks (fiscalPieces). */
+  fiscalPieces?: FiscalPieces;
 };
+
+/** fiscalClose of each fiscal text, in one buffer: the k-th from ends[k - 1] (or 0) to ends[k]. */
+export type FiscalPieces = { bytes: Buffer; ends: Uint32Array };
 
 const ALWAYS: readonly MenuSchedule[] = [];
 
@@ -101,11 +118,15 @@ export function assembleCatalog(
     groupsFrom: new Uint32Array(count + 1),
     groups: new Uint32Array(inlineGroups ? 0 : links),
     schedules: new Array(count),
-    names: new Array(count),
-    descriptions: new Array(count),
+    search: '',
+    searchEnds: new Uint32Array(count * 2),
   };
+  const search: string[] = [];
+  let searchLength = 0;
   const writer = new BlockWriter(count * 1536);
   const pieces = new PieceWriter(64 * 1024);
+  const fiscalTexts: string[] = [];
+  const fiscalIndex = new Map<string, number>();
   let i = 0;
   let link = 0;
   const categories = rows.categories.map((category, index): CatalogCategory => {
@@ -120,13 +141,21 @@ export function assembleCatalog(
       const json = render.product(row, category, groupsOf.get(row.id) ?? [], combos.get(row.id) ?? 0);
       writeProduct(writer, products.layout, i, i === first, json, inlineGroups);
       products.resolved.set(json.resolved, i * 3);
-      products.fiscal[i] = pieces.place(row.fiscal, () => fiscalClose(row.fiscal));
+      let fiscal = fiscalIndex.get(row.fiscal);
+      if (fiscal === undefined) {
+        fiscal = fiscalTexts.push(row.fiscal) - 1;
+        fiscalIndex.set(row.fiscal, fiscal);
+      }
+      products.fiscal[i] = fiscal;
       if (!inlineGroups)
         for (const group of json.groups) products.groups[link++] = pieces.place(group, () => group, true);
       products.groupsFrom[i + 1] = link;
       products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
-      products.names[i] = row.name;
-      products.descriptions[i] = row.description;
+      for (const [k, text] of [row.name, row.description ?? ''].entries()) {
+        const normalised = normalizeSearch(text);
+        search.push(normalised);
+        products.searchEnds[i * 2 + k] = searchLength += normalised.length;
+      }
       i++;
     }
     writer.reserve(END_LIST.length);
@@ -135,6 +164,7 @@ export function assembleCatalog(
     const { schedules } = category;
     return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
   });
+  products.search = search.join('');
   const catalog = {
     version: rows.version,
     channel,
@@ -142,8 +172,23 @@ export function assembleCatalog(
     ...pieces.finish(),
     categories,
     products,
+    fiscalTexts,
   };
   return { ...catalog, bytes: sizeOf(catalog) };
+}
+
+/** The catalog's fiscal projections as JSON, written on first use and kept with it. */
+export function fiscalPieces(catalog: Catalog): FiscalPieces {
+  if (!catalog.fiscalPieces) {
+    const texts = catalog.fiscalTexts.map(fiscalClose);
+    const ends = new Uint32Array(texts.length);
+    let length = 0;
+    for (const [k, text] of texts.entries()) ends[k] = length += Buffer.byteLength(text);
+    const bytes = Buffer.allocUnsafeSlow(length);
+    for (const [k, text] of texts.entries()) bytes.write(text, k === 0 ? 0 : ends[k - 1]);
+    catalog.fiscalPieces = { bytes, ends };
+  }
+  return catalog.fiscalPieces;
 }
 
 /** About the bytes a catalog holds, for the cache's budget. */
@@ -156,11 +201,11 @@ function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
     products.fiscal,
     products.groupsFrom,
     products.groups,
+    products.searchEnds,
   ])
     bytes += array.byteLength;
-  // Array slots, and the strings search reads (two bytes a character at most).
-  bytes += products.names.length * 24 + catalog.categories.length * 128;
-  for (const name of products.names) bytes += name.length * 2;
-  for (const description of products.descriptions) bytes += (description?.length ?? 0) * 2;
+  // The text search reads (two bytes a character at most), categories, fiscal texts.
+  bytes += products.search.length * 2 + catalog.categories.length * 128;
+  for (const text of catalog.fiscalTexts) bytes += 24 + text.length * 2;
   return bytes;
 }

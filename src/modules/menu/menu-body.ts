@@ -102,8 +102,12 @@ function writeCategory(plan: MenuPlan, category: CatalogCategory, afterAnother: 
       from = layout[at + 4];
     }
     // The fiscal projection takes the place of the product's final '}'.
-    out.slice(block, from, plan.includeFiscal ? layout[at + 5] - 1 : layout[at + 5]);
-    if (plan.includeFiscal) slicePiece(plan, fiscal[i], false, out);
+    out.slice(block, from, plan.fiscal ? layout[at + 5] - 1 : layout[at + 5]);
+    if (plan.fiscal) {
+      const { bytes, ends } = plan.fiscal;
+      const k = fiscal[i];
+      out.slice(bytes, k === 0 ? 0 : ends[k - 1], ends[k]);
+    }
   }
   out.slice(blocks[category.endBlock], category.end - 2, category.end);
 }

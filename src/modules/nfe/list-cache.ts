@@ -7,14 +7,14 @@
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
-import { createVersionedCache } from '../../lib/versioned-cache.ts';
+import { createVersionedCache, exact } from '../../lib/versioned-cache.ts';
 import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
 import { renderReceivedNfeList } from './nfe-service.ts';
 
 const reads = new Counter({
   name: 'nfe_list_reads_total',
-  help: 'GET /v1/nfe-received reads by where the list came from: memory, or a render from the database',
+  help: 'GET /v1/nfe-received reads by where the list came from: memory, unpacked from its compressed form, or a render from the database',
   labelNames: ['source'],
 });
 
@@ -36,6 +36,7 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
   const cache = createVersionedCache<RenderedList, string>({
     maxBytes,
     name: 'nfe_list',
+    packed: true,
     onRead: (source) => reads.inc({ source }),
   });
   return async (restaurant, query) => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { PACKED_OVERHEAD, pack, UNPACKED_SHARE } from '../../../src/lib/versioned-cache.ts';
 import type { Catalog } from '../../../src/modules/menu/catalog.ts';
 import { createCatalogCache } from '../../../src/modules/menu/catalog-cache.ts';
 
@@ -70,13 +71,20 @@ describe('the catalog cache', () => {
   });
 
   test('past the memory budget the least recently used restaurant is dropped', async () => {
-    const cache = createCatalogCache(25);
-    await cache.get(1, 1, loader(() => catalog(1, 10)).load);
-    await cache.get(2, 1, loader(() => catalog(1, 10)).load);
-    await cache.get(1, 1, loader(() => catalog(1, 10)).load); // 1 is now the most recent
-    await cache.get(3, 1, loader(() => catalog(1, 10)).load); // 30 > 25: 2 goes
+    // Catalogs are kept compressed: a budget that holds two of them packed, none as it is.
+    const big = (version: number) => catalog(version, 1_000_000);
+    const each = pack(big(1)).packed.length + PACKED_OVERHEAD;
+    const cache = createCatalogCache(Math.ceil((each * 2.5) / (1 - UNPACKED_SHARE)));
+    // A catalog is packed once the read that loaded it is answered.
+    const packed = () => new Promise((resolve) => setImmediate(resolve));
+    await cache.get(1, 1, loader(() => big(1)).load);
+    await cache.get(2, 1, loader(() => big(1)).load);
+    await packed();
+    await cache.get(1, 1, loader(() => big(1)).load); // 1 is now the most recent
+    await cache.get(3, 1, loader(() => big(1)).load); // three do not fit: 2 goes
+    await packed();
     const again = (id: number) => {
-      const { calls, load } = loader(() => catalog(1, 10));
+      const { calls, load } = loader(() => big(1));
       return cache.get(id, 1, load).then(() => calls.count);
     };
     assert.equal(await again(1), 0);
