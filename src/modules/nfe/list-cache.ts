@@ -7,7 +7,7 @@
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
-import { createVersionedCache, exact } from '../../lib/versioned-cache.ts';
+import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
 import { renderReceivedNfeList } from './nfe-service.ts';
