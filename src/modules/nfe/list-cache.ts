@@ -1,9 +1,8 @@
-// GET /v1/nfe-received answered from rendered lists kept per instance. An entry is the list's JSON
-// for one restaurant and one checked query (period to the millisecond, pendente, brand_id: all the
-// answer depends on; nothing in it depends on the clock), held for the restaurants.nfe_version it
-// was rendered at. Every read first reads that version (with the token check): migration 0010 changes it
-// in the same transaction as any write to notes or brands, by the importer, psql or another
-// instance, so a write is in the very next read and a stale list is never served.
+// GET /v1/nfe-received answered from rendered lists kept per instance (compressed but for the most
+// recently read): one per restaurant and checked query (period, pendente, brand_id: all the answer
+// depends on), held for the restaurants.nfe_version it was rendered at. Each read first reads that
+// version (with the token check); migration 0010 changes it in the same transaction as any write to
+// notes or brands, from any writer, so a write is in the very next read and nothing stale is served.
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
