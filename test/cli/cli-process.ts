@@ -8,7 +8,7 @@ import type { CommandContext } from '../../src/admin/command-context.ts';
 import { COMMANDS } from '../../src/admin/commands.ts';
 import { world } from '../import/world.ts';
 import { testConfig } from '../support/app.ts';
-import { createTestDatabase, testDatabaseUrl } from '../support/database.ts';
+import { createTestDatabase, pgliteTemplate, testDatabaseUrl } from '../support/database.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -57,10 +57,7 @@ export function tempDir(t: { after(fn: () => void): void }, prefix = 'comanda-cl
 export async function seededDataDir(t: { after(fn: () => void): void }): Promise<string> {
   const dir = tempDir(t);
   if (testDatabaseUrl) return dir;
-  const template = await createTestDatabase();
-  const dump = await template.pglite!.dumpDataDir('gzip');
-  await template.close();
-  const pglite = await PGlite.create({ dataDir: dir, loadDataDir: dump });
+  const pglite = await PGlite.create({ dataDir: dir, loadDataDir: await pgliteTemplate() });
   await pglite.close();
   return dir;
 }
