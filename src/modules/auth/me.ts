@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import { nullable } from '../../http/nullable.ts';
 import type { Principal } from '../../http/principal.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { verifySession } from './session-token.ts';
@@ -18,11 +19,11 @@ const Me = nameSchema(
         Type.Literal('oauth_client'),
         Type.Literal('restaurant_session'),
       ]),
-      name: Type.Union([Type.String(), Type.Null()], {
+      name: nullable(Type.String(), {
         description:
           "The API key's or application's name; a console session's staff email; null for a CLI session.",
       }),
-      environment: Type.Union([Type.Literal('test'), Type.Literal('live'), Type.Null()], {
+      environment: nullable(Type.Union([Type.Literal('test'), Type.Literal('live')]), {
         description: "An API key's environment (its prefix); null for applications and sessions.",
       }),
       scopes: Type.Array(Type.String(), { description: 'Empty for a restaurant session (it needs none).' }),

@@ -1,6 +1,7 @@
 // Wire schemas of change review: the dry run of an edit, the product history and the body of a
 // 409. Like every response schema they are also the serialiser (nothing outside them leaves).
 import { type Static, Type } from 'typebox';
+import { nullable } from '../../http/nullable.ts';
 import { flagParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { Product } from './response-schemas.ts';
@@ -17,8 +18,7 @@ export const EditQuery = Type.Object(
 );
 
 const changeValue = (description: string) =>
-  Type.Unsafe<string | number | boolean | null>({
-    type: ['string', 'number', 'boolean', 'null'],
+  nullable(Type.Unsafe<string | number | boolean>({ type: ['string', 'number', 'boolean'] }), {
     description,
   });
 
@@ -138,7 +138,7 @@ export const HistoryPage = nameSchema(
         ),
         { description: 'Newest first.' },
       ),
-      next_cursor: Type.Union([Type.String(), Type.Null()], {
+      next_cursor: nullable(Type.String(), {
         description: 'Pass as `cursor` for the next (older) page; null on the last page.',
       }),
     },

@@ -2,9 +2,10 @@
 // against internal columns (cost, fiscal_group_id, brand_id, position...) reaching a client.
 import { Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { nullable } from '../../http/nullable.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 
-const nullableString = () => Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const nullableString = () => nullable(Type.String());
 
 export const Fiscal = nameSchema(
   'Fiscal',

@@ -3,15 +3,13 @@
 // are checked by edit-input.ts, which JSON Schema cannot express exactly.
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { nullable } from '../../http/nullable.ts';
 import { idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { explainedPattern } from '../../http/validation.ts';
 import { MAX_MONEY } from '../../lib/money.ts';
 
-const nullableString = (options: object = {}) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
-const nullableMoney = () =>
-  Type.Unsafe<number | null>({ type: ['number', 'null'], minimum: 0, maximum: MAX_MONEY });
+const nullableMoney = () => nullable(Type.Number({ minimum: 0, maximum: MAX_MONEY }));
 const id = idParameter;
 
 const flags = {
@@ -34,7 +32,7 @@ const fields = {
     description: 'Trimmed; 1 to 255 characters (Unicode code points) once trimmed.',
   }),
   product_category_id: id('A non-removed category of the same restaurant.'),
-  description: nullableString({ maxLength: 255 }),
+  description: nullable(Type.String({ maxLength: 255 })),
   price: Type.Number({ minimum: 0, maximum: MAX_MONEY, description: 'JSON number, at most two decimals.' }),
   price_promotion: nullableMoney(),
   delivery_price: nullableMoney(),
@@ -44,7 +42,7 @@ const fields = {
 
 export const FiscalInfoInput = nameSchema(
   'FiscalInfoInput',
-  Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullableString())])), {
+  Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullable(Type.String()))])), {
     additionalProperties: false,
     description: 'Partial: omitted attributes stay; null clears one.',
   }),

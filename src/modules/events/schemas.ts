@@ -1,5 +1,6 @@
 // Wire schemas of the event feed; they are also the serialiser of its answers.
 import { type Static, Type } from 'typebox';
+import { nullable } from '../../http/nullable.ts';
 import { RestaurantQuery } from '../catalog/schemas.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
@@ -40,7 +41,7 @@ export type EventsQueryInput = Static<typeof EventsQuery>;
 export const EventsPage = Type.Object(
   {
     data: Type.Array(Event),
-    next_cursor: Type.Union([Type.String(), Type.Null()], {
+    next_cursor: nullable(Type.String(), {
       description: 'Pass it as `after` for the next page (also when `has_more` is false, to poll).',
     }),
     has_more: Type.Boolean(),

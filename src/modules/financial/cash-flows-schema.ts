@@ -2,6 +2,7 @@
 // typed (validation.ts checks their text first); the service turns them into a filter after
 // the calendar and period checks.
 import { type Static, Type } from 'typebox';
+import { nullable } from '../../http/nullable.ts';
 import { flagParameter, idParameter, MAX_ID, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 
@@ -35,17 +36,17 @@ export const CashFlowsQuery = Type.Object(
 
 export type CashFlowsQuerystring = Static<typeof CashFlowsQuery>;
 
-const Named = Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]);
+const Named = nullable(Type.Object({ id: Type.Integer(), name: Type.String() }));
 
 const entryFields = {
   id: Type.Integer(),
   entry_type: Type.Enum(['standalone', 'invoice', 'invoice_item', 'title', 'title_entry']),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: nullable(Type.String()),
   value: Type.String({ description: 'Two decimals; a main value equals the sum of its items.' }),
   due_date: Type.String({ format: 'date' }),
-  competence_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  competence_date: nullable(Type.String({ format: 'date' })),
   paid: Type.Boolean(),
-  paid_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  paid_at: nullable(Type.String({ format: 'date-time' })),
   is_earning: Type.Boolean(),
   provider: Named,
   bank_account: Named,

@@ -2,11 +2,12 @@
 // serialiser, so nothing outside it (cost, fiscal_group_id, schedules) can leak.
 import { type Static, Type } from 'typebox';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { nullable } from '../../http/nullable.ts';
 import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { UNAVAILABLE_REASONS } from './types.ts';
 
-const nullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const nullableString = nullable(Type.String());
 const money = Type.String({ description: 'Decimal with two places, e.g. "42.90".' });
 const nullableMoney = nullableString;
 
@@ -62,10 +63,7 @@ const pricing = Type.Object({
   }),
 });
 
-const reason = Type.Unsafe<string | null>({
-  type: ['string', 'null'],
-  enum: [...UNAVAILABLE_REASONS, null],
-});
+const reason = nullable(Type.Enum(UNAVAILABLE_REASONS));
 
 const availability = Type.Object({
   available: Type.Boolean(),

@@ -3,6 +3,7 @@
 // are declared without a type: a serialiser of this schema writes them as JSON.stringify does,
 // exactly as mapped (detail.test.ts holds the answers to it), where a typed schema would coerce.
 import { type TObject, type TSchema, Type } from 'typebox';
+import { nullable } from '../../http/nullable.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { nfeCommonFields, text } from './nfe-schema.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from './provider-fields.ts';
@@ -28,17 +29,17 @@ const Item = Type.Object({ ...groups(ITEM_GROUPS), additional_fields: Additional
 
 const Invoice = Type.Object({
   ...groups(DOCUMENT_GROUPS),
-  items: Type.Optional(Type.Union([Type.Array(Item), Type.Null()])),
+  items: Type.Optional(nullable(Type.Array(Item))),
   additional_fields: AdditionalFields,
 });
 
 const detailFields: Record<string, TSchema> = {
   ...nfeCommonFields,
   recipient: Type.Object({ cnpj: text, cpf: text }),
-  invoice: Type.Union([Invoice, Type.Null()], {
+  invoice: nullable(Invoice, {
     description: 'The full document grouped by subject; null when the provider holds only the summary.',
   }),
-  protocol: Type.Union([group(PROTOCOL_FIELDS), Type.Null()]),
+  protocol: nullable(group(PROTOCOL_FIELDS)),
   processing: Type.Object({ return_in_progress: Type.Boolean() }),
 };
 

@@ -44,8 +44,9 @@ export function isoOf(text: string): string | null {
 }
 
 /**
- * The response schema declares nullable instants as date-time strings; the serialiser refused,
- * with a TypeError (500), the ISO text of a year outside 0-9999 ('+010000-...').
+ * The response schema declares nullable instants as date-time strings: the ISO text of a year
+ * outside 0-9999 ('+010000-...') is refused with a TypeError (500), as the schema serialiser did
+ * while it checked their format.
  */
 export function assertDateTime(iso: string | null, field: string): void {
   if (iso === null) return;

@@ -87,9 +87,9 @@ export function mapReceivedNfe(row: NoteRow, defaultBrand: BrandRow | null) {
 export type ReceivedNfe = ReturnType<typeof mapReceivedNfe>;
 
 /**
- * What the schema serialiser checked beyond writing these shapes' values in schema order:
- * nullable instants must be date-time strings. Run on every note before any is written, as the
- * serialiser ran after the whole response was mapped.
+ * What the schema serialiser checked (while nullable fields were anyOf) beyond writing these
+ * shapes' values in schema order: nullable instants must be date-time strings. Run on every
+ * note before any is written, as the serialiser ran after the whole response was mapped.
  */
 export function assertSerialisable(note: ReceivedNfe): void {
   assertDateTime(note.manifestation.manifested_at, 'manifestation.manifested_at');

@@ -2,6 +2,7 @@
 // Query parameters are typed (validation.ts checks their text first); list-query.ts checks the
 // calendar and the period.
 import { type Static, Type } from 'typebox';
+import { nullable } from '../../http/nullable.ts';
 import { flagParameter, idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { explainedPattern } from '../../http/validation.ts';
@@ -51,18 +52,15 @@ export const RestaurantQuery = Type.Object(
 );
 
 /** Text or null. */
-export const text = Type.Union([Type.String(), Type.Null()]);
-const instant = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+export const text = nullable(Type.String());
+const instant = nullable(Type.String({ format: 'date-time' }));
 
 /** The common fields (2.7); the detail replaces some with the provider's values. */
 export const nfeCommonFields = {
   id: Type.Integer(),
   restaurant_id: Type.Integer(),
-  brand_id: Type.Union([Type.Integer(), Type.Null()]),
-  brand: Type.Union([
-    Type.Object({ id: Type.Integer(), name: Type.String(), fantasy_name: text, cnpj: text }),
-    Type.Null(),
-  ]),
+  brand_id: nullable(Type.Integer()),
+  brand: nullable(Type.Object({ id: Type.Integer(), name: Type.String(), fantasy_name: text, cnpj: text })),
   identification: Type.Object({
     access_key: Type.String(),
     number: text,
@@ -77,7 +75,7 @@ export const nfeCommonFields = {
   status: Type.Object({ situation: Type.String(), complete: Type.Boolean() }),
   manifestation: Type.Object({ type: text, manifested_at: instant }),
   correction: Type.Object({
-    number: Type.Union([Type.Integer(), Type.Null()]),
+    number: nullable(Type.Integer()),
     text,
     issued_at: instant,
   }),
@@ -86,7 +84,7 @@ export const nfeCommonFields = {
     return_reference: text,
     reference: text,
     url: text,
-    provider_id: Type.Union([Type.Integer(), Type.Null()]),
+    provider_id: nullable(Type.Integer()),
   }),
   fiscal: Type.Object({
     version: Type.Integer(),
@@ -111,7 +109,7 @@ export const Brand = nameSchema(
       id: Type.Integer({ description: 'The brand_id of GET /v1/nfe-received.' }),
       name: Type.String(),
       fantasy_name: text,
-      cnpj: Type.Union([Type.String(), Type.Null()], { description: 'Text, leading zeros kept.' }),
+      cnpj: nullable(Type.String({ description: 'Text, leading zeros kept.' })),
       is_default: Type.Boolean({ description: 'The brand the NF-e list uses without brand_id.' }),
       fiscal_configured: Type.Boolean({
         description: 'Whether the brand has a fiscal provider credential (else the NF-e detail is 503).',

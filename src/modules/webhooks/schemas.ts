@@ -1,5 +1,6 @@
 // Wire schemas of the webhook-endpoint routes; they are also the serialiser of their answers.
 import { type Static, Type } from 'typebox';
+import { nullable } from '../../http/nullable.ts';
 import { RestaurantQuery } from '../catalog/schemas.ts';
 import { EVENT_TYPES } from '../events/event-types.ts';
 
@@ -32,7 +33,7 @@ export const DeliveriesQuery = Type.Object(
 );
 
 const instant = Type.String({ format: 'date-time' });
-const nullableInstant = Type.Union([instant, Type.Null()]);
+const nullableInstant = nullable(instant);
 
 export const Endpoint = Type.Object(
   {
@@ -42,8 +43,8 @@ export const Endpoint = Type.Object(
     description: Type.String(),
     status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
     disabled_at: nullableInstant,
-    disabled_reason: Type.Union([Type.String(), Type.Null()]),
-    previous_secret_expires_at: Type.Union([instant, Type.Null()], {
+    disabled_reason: nullable(Type.String()),
+    previous_secret_expires_at: nullable(instant, {
       description: 'Until then deliveries are also signed with the secret before the last rotation.',
     }),
     created_at: instant,
@@ -64,10 +65,10 @@ export const EndpointList = Type.Object({ data: Type.Array(Endpoint) }, { additi
 const Attempt = Type.Object(
   {
     attempted_at: instant,
-    status_code: Type.Union([Type.Integer(), Type.Null()]),
+    status_code: nullable(Type.Integer()),
     duration_ms: Type.Integer(),
-    error: Type.Union([Type.String(), Type.Null()]),
-    response_body: Type.Union([Type.String(), Type.Null()], { description: 'The first 1 KB of the answer.' }),
+    error: nullable(Type.String()),
+    response_body: nullable(Type.String({ description: 'The first 1 KB of the answer.' })),
   },
   { additionalProperties: false },
 );

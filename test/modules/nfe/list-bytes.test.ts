@@ -100,13 +100,12 @@ test('the list body is, byte for byte, what the response schema serialiser wrote
   }
 });
 
-test('an instant the schema serialiser refused (a year past 9999) is still refused', async (t) => {
-  const old = await schemaSerialiser(NfeListResponse);
-  t.after(() => old.close());
+// The schema serialiser refused it while nullable instants were `anyOf` (ajv checked the format);
+// as `type: ['string', 'null']` (http/nullable.ts) it writes the text. The list keeps the 500.
+test('an instant past year 9999 (not an RFC 3339 date-time) is still refused', () => {
   for (const field of ['manifested_at', 'canceled_at', 'updated_at'] as const) {
     const [row] = rows(1);
     const notes = [mapReceivedNfe({ ...row, [field]: '10000-01-01 00:00:00' }, null)];
-    assert.equal((await old.serialise(notes)).statusCode, 500);
     assert.throws(() => receivedNfeListBody(notes), TypeError);
   }
 });
