@@ -3,6 +3,11 @@ import { disableStaff, listStaff, resetStaffPassword } from '../modules/console/
 import { StaffInputError } from '../modules/console/staff-service.ts';
 import { type CommandContext, CommandError } from './command-context.ts';
 
+/** What the commands answer, as the CLI prints them (cli/user.ts). */
+export type { StaffListing } from '../modules/console/staff-admin.ts';
+export type StaffReset = Awaited<ReturnType<typeof resetStaffPassword>>;
+export type StaffDisabled = Awaited<ReturnType<typeof disableStaff>>;
+
 async function asCommand<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();

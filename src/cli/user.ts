@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { CommandError } from '../admin/commands.ts';
 import { runCommand } from '../admin/run-command.ts';
+import type { StaffDisabled, StaffListing, StaffReset } from '../admin/user-commands.ts';
 import { parseConfig } from '../config.ts';
 import { action, type OutputOptions, print, table, waiting } from './output.ts';
 
@@ -34,16 +35,7 @@ function createdText(r: Created): string {
   return lines.join('\n');
 }
 
-type Listed = {
-  id: number;
-  email: string;
-  restaurant_ids: number[];
-  must_change_password: boolean;
-  disabled: boolean;
-  created_at: string;
-};
-
-function listText(users: Listed[]): string {
+function listText(users: StaffListing[]): string {
   if (!users.length) return 'no console accounts';
   const rows = users.map((u) => [
     String(u.id),
@@ -66,7 +58,7 @@ export function registerUserCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (options: OutputOptions) => {
-        const result = (await run('user list', {})) as { users: Listed[] };
+        const result = (await run('user list', {})) as { users: StaffListing[] };
         print(options, result, (r) => listText(r.users));
       }),
     );
@@ -77,11 +69,7 @@ export function registerUserCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (email: string, options: OutputOptions) => {
-        const result = (await run('user reset-password', { email })) as {
-          email: string;
-          one_time_password: string;
-          sessions_ended: number;
-        };
+        const result = (await run('user reset-password', { email })) as StaffReset;
         print(options, result, (r) =>
           [
             `${r.email}: password reset; ${r.sessions_ended} console session(s) ended.`,
@@ -99,11 +87,7 @@ export function registerUserCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (email: string, options: OutputOptions) => {
-        const result = (await run('user disable', { email })) as {
-          email: string;
-          already_disabled: boolean;
-          sessions_ended: number;
-        };
+        const result = (await run('user disable', { email })) as StaffDisabled;
         print(options, result, (r) =>
           r.already_disabled
             ? `${r.email} was already disabled`

@@ -121,22 +121,24 @@ export type MenuUnavailableReason =
   | 'required_choice_unavailable'
   | 'combo_minimum_unmet';
 
-export type MenuProduct = {
-  id: number;
-  product_category_id: number;
-  name: string;
-  description: string | null;
+/** The product's own fields are ListedProduct's; pricing and availability are resolved per channel. */
+export type MenuProduct = Pick<
+  ListedProduct,
+  | 'id'
+  | 'product_category_id'
+  | 'name'
+  | 'description'
+  | 'use_weight'
+  | 'has_starting_price'
+  | 'charge_service_tax'
+> & {
   position: number;
-  use_weight: boolean;
-  has_starting_price: boolean;
-  charge_service_tax: boolean;
-  pricing: {
+  pricing: Pick<
+    ListedProduct,
+    'price' | 'price_promotion' | 'delivery_price' | 'delivery_price_promotion'
+  > & {
     mode: 'fixed' | 'starting_at' | 'per_kg';
     is_combo: boolean;
-    price: string;
-    price_promotion: string | null;
-    delivery_price: string | null;
-    delivery_price_promotion: string | null;
     resolved: {
       base: string;
       source: 'price_promotion' | 'price' | 'delivery_price_promotion' | 'delivery_price';

@@ -1,17 +1,18 @@
 // Who is calling. Resolved once per request by authenticate.ts.
 import type { Restaurant } from '../db/restaurant-state.ts';
 
+/** Who holds an access token: what modules/auth/access-tokens.ts reads with the token. */
+export type TokenBearer = {
+  apiKeyId: number | null;
+  apiKeyName: string | null;
+  oauthClientId: number | null;
+  clientId: string | null;
+  restaurantIds: number[];
+  scopes: string[];
+};
+
 export type Principal =
-  | {
-      kind: 'api_key' | 'oauth_client';
-      tokenId: string;
-      apiKeyId: number | null;
-      apiKeyName: string | null;
-      oauthClientId: number | null;
-      clientId: string | null;
-      restaurantIds: number[];
-      scopes: string[];
-    }
+  | ({ kind: 'api_key' | 'oauth_client'; tokenId: string } & TokenBearer)
   | { kind: 'restaurant_session'; sessionId: string; restaurantIds: [number]; scopes: [] };
 
 export type Scope =

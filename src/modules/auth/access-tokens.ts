@@ -4,6 +4,7 @@
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import { type RestaurantState, stateColumns, stateOf } from '../../db/restaurant-state.ts';
+import type { TokenBearer } from '../../http/principal.ts';
 import { batchedLookup } from '../../lib/batched-lookup.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
 
@@ -17,15 +18,7 @@ export type AccessGrant = {
   scopes: string[];
 };
 
-export type ActiveAccessToken = {
-  id: string;
-  apiKeyId: number | null;
-  apiKeyName: string | null;
-  oauthClientId: number | null;
-  clientId: string | null;
-  restaurantIds: number[];
-  scopes: string[];
-};
+export type ActiveAccessToken = { id: string } & TokenBearer;
 
 export async function issueAccessToken(
   db: Db,

@@ -3,17 +3,16 @@
 // surrogate), prices have at most two decimals (read from the number's shortest decimal
 // form), expected_updated_at is an instant. Pure functions, errors name the field.
 import type { FiscalColumn, FiscalValues } from '../../db/fiscal-columns.ts';
+import type { FlagField, MoneyField, ProductColumns } from '../../db/product-columns.ts';
 import type { FieldError } from '../../http/errors.ts';
 import { formatCents, numberToCents } from '../../lib/money.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from './product-map.ts';
 
-type MoneyField = (typeof MONEY_FIELDS)[number];
-type FlagField = (typeof FLAG_FIELDS)[number];
-
 /** Editable product values as stored: money as "12.50" strings. */
-export type ProductValues = { name: string; product_category_id: number; description: string | null } & {
-  [K in MoneyField]: K extends 'price' ? string : string | null;
-} & { [K in FlagField]: boolean };
+export type ProductValues = Pick<
+  ProductColumns,
+  'name' | 'product_category_id' | 'description' | MoneyField | FlagField
+>;
 
 export type ProductPatch = Partial<ProductValues>;
 

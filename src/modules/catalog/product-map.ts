@@ -1,51 +1,28 @@
-// The one map from a product row to the API shape (contract 2.2, 2.3).
-import { FISCAL_COLUMNS, type FiscalValues } from '../../db/fiscal-columns.ts';
-
-import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
+// The one map from a product row to the API shape (contract 2.2, 2.3): the fields of the
+// ListedProduct schema, each copied from the column of the same name, in the schema's order.
+import type { Static } from 'typebox';
+import { FISCAL_COLUMNS, type FiscalColumn, type FiscalValues } from '../../db/fiscal-columns.ts';
+import { FLAG_FIELDS, MONEY_FIELDS, type ProductColumns } from '../../db/product-columns.ts';
 import { ByteWriter } from '../../lib/byte-writer.ts';
+import { ListedProduct } from './response-schemas.ts';
 
 export { FLAG_FIELDS, MONEY_FIELDS };
 
-/** The columns every product read selects: internal ones (cost, fiscal_group_id...) are never read. */
-export const PRODUCT_COLUMNS = [
-  'id',
-  'restaurant_id',
-  'product_category_id',
-  'brand_id',
-  'position',
-  'name',
-  'description',
-  ...MONEY_FIELDS,
-  ...FLAG_FIELDS,
-  'created_at',
-  'updated_at',
-  ...FISCAL_COLUMNS,
-] as const;
+/** A product's fields but its fiscal object, as the schema types them (instants as ISO text). */
+type Fields = Omit<Static<typeof ListedProduct>, 'fiscal'>;
+
+/** The schema's fields before `fiscal`, in its order: each is a column (MappedRow picks them). */
+const FIELDS = Object.keys(ListedProduct.properties).filter((key) => key !== 'fiscal') as (keyof Fields)[];
 
 /** The columns mapProduct reads: what the read routes select. */
-export const MAPPED_COLUMNS = PRODUCT_COLUMNS.filter((c) => c !== 'brand_id' && c !== 'position');
+export const MAPPED_COLUMNS = [...FIELDS, ...FISCAL_COLUMNS];
 
-export type ProductRow = MappedRow & { brand_id: number | null; position: number };
+/** The columns every product read selects: internal ones (cost, fiscal_group_id...) are never read. */
+export const PRODUCT_COLUMNS = [...MAPPED_COLUMNS, 'brand_id', 'position'] as const;
 
-export type MappedRow = FiscalValues & {
-  id: number;
-  restaurant_id: number;
-  product_category_id: number;
-  name: string;
-  description: string | null;
-  price: string;
-  price_promotion: string | null;
-  delivery_price: string | null;
-  delivery_price_promotion: string | null;
-  available: boolean;
-  available_in_delivery: boolean;
-  sold_off: boolean;
-  use_weight: boolean;
-  has_starting_price: boolean;
-  charge_service_tax: boolean;
-  created_at: Date;
-  updated_at: Date;
-};
+export type MappedRow = Pick<ProductColumns, keyof Fields | FiscalColumn>;
+
+export type ProductRow = MappedRow & Pick<ProductColumns, 'brand_id' | 'position'>;
 
 export function fiscalOf(row: FiscalValues): FiscalValues {
   const fiscal = {} as FiscalValues;
@@ -99,26 +76,13 @@ export function productsJson(rows: MappedRow[]): Buffer {
 }
 
 /** Every field of a product but its fiscal object, in the schema's order. */
-function fields(row: MappedRow) {
-  return {
-    id: row.id,
-    restaurant_id: row.restaurant_id,
-    product_category_id: row.product_category_id,
-    name: row.name,
-    description: row.description,
-    price: row.price,
-    price_promotion: row.price_promotion,
-    delivery_price: row.delivery_price,
-    delivery_price_promotion: row.delivery_price_promotion,
-    available: row.available,
-    available_in_delivery: row.available_in_delivery,
-    sold_off: row.sold_off,
-    use_weight: row.use_weight,
-    has_starting_price: row.has_starting_price,
-    charge_service_tax: row.charge_service_tax,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
+function fields(row: MappedRow): Fields {
+  const out: Record<string, unknown> = {};
+  for (const key of FIELDS) {
+    const value = row[key];
+    out[key] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out as Fields;
 }
 
 const listed = (row: MappedRow) => Object.assign(fields(row), { fiscal: fiscalOf(row) });

@@ -15,6 +15,7 @@ export const Fiscal = nameSchema(
   }),
 );
 
+/** The product's fields, in the answer's order: product-map.ts copies each from its column. */
 const productFields = {
   id: Type.Integer(),
   restaurant_id: Type.Integer(),

@@ -1,5 +1,6 @@
 // Inputs of the menu resolution functions. Field names mirror the database columns and the
 // import format, so repository rows can be passed through without renaming.
+import type { FlagField, MoneyField, ProductColumns } from '../../db/product-columns.ts';
 
 export type MenuChannel = 'in_store' | 'delivery';
 
@@ -41,34 +42,26 @@ export type MenuCategoryInput = {
   schedules: readonly MenuSchedule[];
 };
 
-export type MenuProductInput = {
-  id: number;
-  product_category_id: number;
-  name: string;
-  description: string | null;
-  position: number;
-  price: string;
-  price_promotion: string | null;
-  delivery_price: string | null;
-  delivery_price_promotion: string | null;
-  available: boolean;
-  available_in_delivery: boolean;
-  sold_off: boolean;
-  use_weight: boolean;
-  has_starting_price: boolean;
-  charge_service_tax: boolean;
-  is_combo: boolean;
-  combo_min_items: number | null;
+/** The product's columns the menu reads, with what the caller computes (types of db/types.ts). */
+export type MenuProductInput = Pick<
+  ProductColumns,
+  | 'id'
+  | 'product_category_id'
+  | 'name'
+  | 'description'
+  | 'position'
+  | MoneyField
+  | FlagField
+  | 'is_combo'
+  | 'combo_min_items'
+> & {
   /** How many of the combo's items are available now; computed by the caller. */
   combo_available_items: number;
   complement_category_ids: readonly number[];
   schedules: readonly MenuSchedule[];
 };
 
-export type MenuPriceFields = Pick<
-  MenuProductInput,
-  'price' | 'price_promotion' | 'delivery_price' | 'delivery_price_promotion'
->;
+export type MenuPriceFields = Pick<MenuProductInput, MoneyField>;
 
 export type MenuPriceSource = 'price_promotion' | 'price' | 'delivery_price_promotion' | 'delivery_price';
 
