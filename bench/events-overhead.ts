@@ -7,7 +7,8 @@
 // webhook endpoint of the restaurant subscribed to product.updated and menu.updated, delivered to
 // a receiver in a process of its own (webhook-receiver.ts); and, to tell the costs apart, `quiet`
 // (no endpoint), `untriggered` (no endpoint, no events_version trigger) and `unwritten` (no
-// endpoint, event rows dropped by a trigger). The standard bench's PUT /v1/products/{id} and
+// endpoint, event rows dropped by a trigger), `other` (the checkout in $OTHER_DIR: a variant under
+// study, no endpoint). The standard bench's PUT /v1/products/{id} and
 // PUT /v1/products/bulk (100 products) at 32 connections, in windows that take turns (forwards,
 // then backwards) so a machine whose speed drifts weighs on all alike; after each window, the
 // servers turn idle and every queued delivery is sent before the next one starts, and the server's
@@ -117,6 +118,13 @@ const KINDS: Record<string, ArmKind> = {
     main: CURRENT,
     endpoint: false,
     versionTrigger: false,
+  },
+  // OTHER_DIR: another checkout (a variant under study), no endpoint.
+  other: {
+    label: `${process.env.OTHER_DIR ?? 'OTHER_DIR'}, no endpoint`,
+    main: join(process.env.OTHER_DIR ?? '.', 'src/main.ts'),
+    endpoint: false,
+    versionTrigger: true,
   },
   unwritten: {
     label: 'current, no endpoint, event rows dropped by the database',
