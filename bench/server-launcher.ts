@@ -58,12 +58,14 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
 export async function launchServer(
   env: Record<string, string>,
   cpuProfileDir?: string,
+  /** Another checkout's src/main.ts (bench/events-overhead.ts runs an older commit beside this one). */
+  main = MAIN,
 ): Promise<LaunchedServer> {
   const port = await freePort();
   const flags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL']) delete inherited[name];
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, MAIN], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, main], {
     env: { ...inherited, ...START_ENV, ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

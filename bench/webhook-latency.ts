@@ -3,9 +3,11 @@
 // one webhook endpoint each on a receiver here on 127.0.0.1; product edits at `--rate` a minute
 // spread over the restaurants. For each edit: from its answer (the commit is before it) and from
 // its request to the receiver's 2xx, p50/p99; also the edits' own latency, and the feed's first page
-// (100 events) against the NF-e list (100 notes) of one restaurant, in the same run. Prints Markdown.
+// (100 events) against the NF-e list (100 notes) of one restaurant, in turns, in the same run.
+// Prints Markdown.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -154,24 +156,27 @@ const deadline = performance.now() + 30_000;
 while (received.size < sent.size && performance.now() < deadline)
   await new Promise((r) => setTimeout(r, 100));
 
-const timeGets = async (path: string, count: number) => {
-  const times: number[] = [];
-  const authorization = credentials.get(compared)!.authorization;
-  for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    const res = await fetch(`${server.url}${path}`, { headers: { authorization } });
-    const body = await res.json();
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
-    times.push(performance.now() - start);
-  }
-  return times;
+// One GET of each in turn, so that a machine whose speed drifts weighs on both alike.
+const authorization = credentials.get(compared)!.authorization;
+const timeGet = async (path: string) => {
+  const start = performance.now();
+  const res = await fetch(`${server.url}${path}`, { headers: { authorization } });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  return performance.now() - start;
 };
 const FEED = '/v1/events?limit=100';
 const NFE = '/v1/nfe-received?start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T23:59:59Z';
-await timeGets(FEED, 50);
-await timeGets(NFE, 50);
-const feedTimes = await timeGets(FEED, 300);
-const nfeTimes = await timeGets(NFE, 300);
+const feedTimes: number[] = [];
+const nfeTimes: number[] = [];
+for (let i = 0; i < 350; i++) {
+  const feed = await timeGet(FEED);
+  const nfe = await timeGet(NFE);
+  // The first 50 of each warm the caches and the connections.
+  if (i < 50) continue;
+  feedTimes.push(feed);
+  nfeTimes.push(nfe);
+}
 await server.stop();
 receiver.close();
 
@@ -203,5 +208,8 @@ console.log(line('edit request -> answer', editLatency));
 console.log(line('GET /v1/events, first page of 100', feedTimes));
 console.log(line('GET /v1/nfe-received, 100 notes', nfeTimes));
 console.log(
-  `\nfeed / NF-e list p50 ratio: ${(quantile(feedTimes, 0.5) / quantile(nfeTimes, 0.5)).toFixed(2)}`,
+  `\nfeed / NF-e list p50 ratio: ${(quantile(feedTimes, 0.5) / quantile(nfeTimes, 0.5)).toFixed(2)}` +
+    ` (load average ${loadavg()
+      .map((v) => v.toFixed(2))
+      .join(', ')})`,
 );

@@ -49,6 +49,7 @@ export type CacheBytes = {
   listing: number;
   cashFlows: number;
   nfeList: number;
+  eventFeed: number;
   /** Gzipped menus past their head, per ETag (src/http/compression.ts). */
   compressedMenus: number;
 };
@@ -63,6 +64,7 @@ function cacheBytes(env: Env): CacheBytes {
     listing: mib('LISTING_CACHE_MB', 32),
     cashFlows: mib('CASH_FLOW_CACHE_MB', 8),
     nfeList: mib('NFE_LIST_CACHE_MB', 16),
+    eventFeed: mib('EVENT_FEED_CACHE_MB', 8),
     compressedMenus: mib('COMPRESSED_MENU_CACHE_MB', 8),
   };
 }

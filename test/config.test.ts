@@ -76,6 +76,7 @@ test('the configuration', async (t) => {
         listing: 32 * 2 ** 20,
         cashFlows: 8 * 2 ** 20,
         nfeList: 16 * 2 ** 20,
+        eventFeed: 8 * 2 ** 20,
         compressedMenus: 8 * 2 ** 20,
       },
     });
@@ -92,6 +93,7 @@ test('the configuration', async (t) => {
       listing: 32 * 2 ** 20,
       cashFlows: 8 * 2 ** 20,
       nfeList: 0,
+      eventFeed: 8 * 2 ** 20,
       compressedMenus: 2 * 2 ** 20,
     });
   });

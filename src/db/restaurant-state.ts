@@ -1,8 +1,8 @@
 // The restaurant's settings and data versions that the cached reads check on every request (the
-// menu, the legacy listing and its products, the cash flows, the received NF-e list): one row,
-// read for many requests at once (src/lib/batched-lookup.ts), after each request arrived, so a
-// write committed before it is seen (src/lib/versioned-cache.ts says why that is enough).
-// Inside a transaction, read the columns in the transaction's own statements instead.
+// menu, the legacy listing and its products, the cash flows, the received NF-e list, the event
+// feed): one row, read for many requests at once (src/lib/batched-lookup.ts), after each request
+// arrived, so a write committed before it is seen (src/lib/versioned-cache.ts says why that is
+// enough). Inside a transaction, read the columns in the transaction's own statements instead.
 import { batchedPerHandle } from '../lib/batched-lookup.ts';
 import type { Db } from './database.ts';
 import { prepared } from './prepared.ts';
@@ -13,6 +13,7 @@ export type RestaurantState = {
   catalog_version: number;
   cash_flow_version: number;
   nfe_version: number;
+  events_version: number;
 };
 
 const COLUMNS = [
@@ -21,12 +22,14 @@ const COLUMNS = [
   'catalog_version',
   'cash_flow_version',
   'nfe_version',
+  'events_version',
 ] as const;
 
 /** The state's columns of a row that holds them among others. */
 export function stateOf(row: RestaurantState): RestaurantState {
-  const { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version } = row;
-  return { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version };
+  const { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version, events_version } =
+    row;
+  return { timezone, accepts_scheduling, catalog_version, cash_flow_version, nfe_version, events_version };
 }
 
 /** The state's columns of `restaurants` as `alias`, for a statement that reads them with other rows. */

@@ -24,6 +24,8 @@ export interface RestaurantsTable {
   cash_flow_version: Generated<number>;
   /** Changed by triggers on every write to received NF-e or brands (migration 0010); never written by the app. */
   nfe_version: Generated<number>;
+  /** Changed by triggers on every write to events (migration 0015); never written by the app. */
+  events_version: Generated<number>;
 }
 
 export interface BrandsTable {

@@ -17,7 +17,14 @@ async function menuReads(source: 'memory' | 'database'): Promise<number> {
 async function appWith(t: Parameters<typeof buildTestApp>[0], menu: number) {
   const built = await buildTestApp(t, {
     config: {
-      cacheBytes: { menu, listing: 32 * MIB, cashFlows: 8 * MIB, nfeList: 16 * MIB, compressedMenus: MIB },
+      cacheBytes: {
+        menu,
+        listing: 32 * MIB,
+        cashFlows: 8 * MIB,
+        nfeList: 16 * MIB,
+        eventFeed: 8 * MIB,
+        compressedMenus: MIB,
+      },
     },
   });
   const world = await menuWorld(built.ctx.db);

@@ -4,12 +4,33 @@
 // any cursor handed out before: a cursor never skips an event, whichever transaction commits first.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { prepared } from '../../db/prepared.ts';
 import type { Cursor } from './cursor.ts';
-import { EVENT_JSON } from './outbox.ts';
+import { EVENT_JSON_SQL } from './outbox.ts';
 
-/** An event's place in commit order, its time, and the event as JSON text (EVENT_JSON). */
-export type EventRow = { seq: number; xid: string; created_at: Date; json: string };
+/**
+ * An event's place in commit order, its time, the event as JSON text (EVENT_JSON_SQL), and whether
+ * the xmin rule holds it back (`hidden`: committed, but a transaction older than its own runs).
+ */
+export type EventRow = { seq: number; xid: string; created_at: Date; json: string; hidden: boolean };
 
+// Held-back events are read too: their xid is at or above the xmin, so they sort after every event
+// shown and only ever end the rows; the caller drops them, and learns that the page may grow
+// without any new write (feed-cache.ts keeps only pages that nothing held back).
+// e.xid, the xid8: a bare xid would name the text column of the select list (text order: '10'
+// before '9'), sort every event of the restaurant and let a cursor skip some.
+const feedSql = (after: boolean) => `select seq, xid::text as xid, created_at,
+  ${EVENT_JSON_SQL}::text as json,
+  xid >= pg_snapshot_xmin(pg_current_snapshot()) as hidden
+from events e
+where restaurant_id = $1 and type = any($2::text[])
+  ${after ? 'and (xid, seq) > ($4::xid8, $5::bigint)' : ''}
+order by e.xid, e.seq limit $3`;
+
+const firstPage = prepared<EventRow>(feedSql(false));
+const nextPage = prepared<EventRow>(feedSql(true));
+
+/** Up to `limit` events after `after`, in commit order, ending with those held back if any. */
 export async function listEvents(
   db: Db,
   restaurantId: number,
@@ -17,14 +38,9 @@ export async function listEvents(
   after: Cursor | null,
   limit: number,
 ): Promise<EventRow[]> {
-  const from = after ? sql`and (xid, seq) > (${after.xid}::xid8, ${after.seq}::bigint)` : sql``;
-  const { rows } = await sql<EventRow>`
-    select seq, xid::text as xid, created_at, ${EVENT_JSON}::text as json from events e
-    where restaurant_id = ${restaurantId} and type = any(${types}::text[])
-      and xid < pg_snapshot_xmin(pg_current_snapshot()) ${from}
-    -- e.xid, the xid8: a bare xid would name the text column of the select list (text order:
-    -- '10' before '9'), sort every event of the restaurant and let a cursor skip some.
-    order by e.xid, e.seq limit ${limit}`.execute(db);
+  const { rows } = after
+    ? await nextPage(db, [restaurantId, types, limit, after.xid, after.seq])
+    : await firstPage(db, [restaurantId, types, limit]);
   return rows;
 }
 

@@ -3,12 +3,12 @@
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { type Cursor, encodeCursor } from './cursor.ts';
 import { type EventType, isEventType, missingScope, readableTypes } from './event-types.ts';
 import { listEvents } from './feed-repository.ts';
-import type { EventsQueryInput } from './schemas.ts';
 
-function requestedTypes(principal: Principal, types: string | undefined): EventType[] {
+/** The event types a page shows: those asked for (each readable, or 403), or all the readable ones. */
+export function requestedTypes(principal: Principal, types: string | undefined): EventType[] {
   if (types === undefined) return readableTypes(principal);
   const names = types.split(',').map((t) => t.trim());
   const unknown = names.filter((name) => !isEventType(name));
@@ -22,23 +22,26 @@ function requestedTypes(principal: Principal, types: string | undefined): EventT
   return wanted;
 }
 
-export async function eventFeed(
-  db: Db,
-  restaurantId: number,
-  principal: Principal,
-  query: EventsQueryInput,
-  retentionDays: number,
-) {
-  const after = query.after === undefined ? null : decodeCursor(query.after, retentionDays);
-  const types = requestedTypes(principal, query.types);
-  const limit = query.limit ?? 100;
+export type PageQuery = { types: EventType[]; after: Cursor | null; afterText: string | null; limit: number };
+
+/**
+ * A page as the answer's bytes, and whether it is final: false when the xmin rule held back an
+ * event that would be on it, which then appears once older transactions end, with no new write.
+ */
+export type RenderedPage = { body: Buffer; final: boolean };
+
+export async function renderFeedPage(db: Db, restaurantId: number, query: PageQuery): Promise<RenderedPage> {
+  const { types, after, afterText, limit } = query;
   // One row more than the page tells whether another page is ready, without a count.
   const rows = await listEvents(db, restaurantId, types, after, limit + 1);
-  const page = rows.slice(0, limit);
+  const held = rows.findIndex((row) => row.hidden);
+  const shown = held === -1 ? rows : rows.slice(0, held);
+  const page = shown.slice(0, limit);
   const last = page.at(-1);
   const next = last
     ? encodeCursor({ xid: last.xid, seq: last.seq, at: last.created_at.getTime() })
-    : (query.after ?? null);
-  // The events are JSON text already (EVENT_JSON): the page is assembled, not serialised again.
-  return `{"data":[${page.map((row) => row.json).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${rows.length > limit}}`;
+    : afterText;
+  // The events are JSON text already (EVENT_JSON_SQL): the page is assembled, not serialised again.
+  const text = `{"data":[${page.map((row) => row.json).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${shown.length > limit}}`;
+  return { body: Buffer.from(text), final: held === -1 };
 }

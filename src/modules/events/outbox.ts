@@ -8,12 +8,16 @@ import type { EventType } from './event-types.ts';
 
 export type NewEvent = { restaurant_id: number; type: EventType; data: Record<string, unknown> };
 
-/** `created_at` as the feed's Date.toISOString() writes it (timestamptz(3): milliseconds). */
-export const ISO_INSTANT = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-/** The event as the feed shows it and a webhook sends it, as jsonb, from a row `e` of events. */
-export const EVENT_JSON = sql`jsonb_build_object('id', e.id, 'type', e.type, 'restaurant_id', e.restaurant_id,
-  'created_at', to_char(e.created_at at time zone 'UTC', ${ISO_INSTANT}), 'data', e.data)`;
+/** `created_at` as the feed's Date.toISOString() writes it (timestamptz(3): milliseconds). */
+export const ISO_INSTANT = sql.raw(ISO);
+
+/** The event as the feed shows it and a webhook sends it, as jsonb, from a row `e` of events (SQL text). */
+export const EVENT_JSON_SQL = `jsonb_build_object('id', e.id, 'type', e.type, 'restaurant_id', e.restaurant_id,
+  'created_at', to_char(e.created_at at time zone 'UTC', ${ISO}), 'data', e.data)`;
+
+export const EVENT_JSON = sql.raw(EVENT_JSON_SQL);
 
 /**
  * The common table expressions that write the events and their deliveries, for a statement that

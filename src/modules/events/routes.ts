@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { sendJson } from '../../http/json-reply.ts';
 import { FEED_SCOPES } from './event-types.ts';
-import { eventFeed } from './feed-service.ts';
+import { createEventFeedReader } from './feed-cache.ts';
 import { EventsPage, EventsQuery } from './schemas.ts';
 
 export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const readFeed = createEventFeedReader(app.ctx.db, app.ctx.config.cacheBytes.eventFeed);
   app.get(
     '/v1/events',
     {
@@ -28,13 +29,11 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { db, config } = app.ctx;
-      const page = await eventFeed(
-        db,
-        request.restaurantId,
+      const page = await readFeed(
+        request.restaurant,
         request.principal!,
         request.query,
-        config.eventsRetentionDays,
+        app.ctx.config.eventsRetentionDays,
       );
       return sendJson(reply, page);
     },

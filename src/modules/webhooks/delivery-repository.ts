@@ -11,7 +11,8 @@ export type ClaimedDelivery = {
   id: number;
   endpoint_id: number;
   event_id: string;
-  payload: unknown;
+  /** The event as JSON text: the body sent (jsonb's text, parsed and written again by nobody). */
+  payload: string;
   attempts: number;
   url: string;
   secret_encrypted: string;
@@ -31,9 +32,43 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
       set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
     from due, webhook_endpoints w
     where d.id = due.id and w.id = d.endpoint_id
-    returning d.id, d.endpoint_id, d.event_id, d.payload, d.attempts, w.url, w.secret_encrypted,
+    returning d.id, d.endpoint_id, d.event_id, d.payload::text as payload, d.attempts, w.url, w.secret_encrypted,
       w.previous_secret_encrypted, w.previous_secret_expires_at`.execute(db);
   return rows;
+}
+
+export type Success = { delivery: ClaimedDelivery; outcome: Outcome; attemptedAt: Date };
+
+/**
+ * Logs successful attempts and marks their deliveries succeeded and their endpoints no longer
+ * failing, in one statement for them all: a delivery is a few rows of a webhook's cost, and a
+ * statement per row cost an edit route 40% of its throughput with an endpoint subscribed. An
+ * endpoint that is not failing is left as it is (no row lock, no new row version per success).
+ */
+export async function recordSuccesses(db: Db, successes: Success[]): Promise<void> {
+  if (!successes.length) return;
+  const rows = successes.map(({ delivery, outcome, attemptedAt }) => ({
+    delivery_id: delivery.id,
+    endpoint_id: delivery.endpoint_id,
+    attempted_at: attemptedAt.toISOString(),
+    duration_ms: outcome.durationMs,
+    status_code: outcome.statusCode,
+    response_body: outcome.body,
+  }));
+  await sql`
+    with done as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(delivery_id bigint,
+        endpoint_id integer, attempted_at timestamptz, duration_ms integer, status_code integer,
+        response_body text)
+    ), attempts as (
+      insert into webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_body)
+      select delivery_id, attempted_at, duration_ms, status_code, response_body from done
+    ), delivered as (
+      update webhook_deliveries d set status = 'succeeded', completed_at = now()
+      from done where d.id = done.delivery_id
+    )
+    update webhook_endpoints set failing_since = null
+    where id in (select endpoint_id from done) and failing_since is not null`.execute(db);
 }
 
 /**

@@ -1,11 +1,18 @@
 // The delivery loop each server runs (src/server.ts): claim due deliveries, send them at once,
-// record each outcome; poll again at once while work remains, else after a short pause. stop()
-// aborts the attempts in flight (they are recorded as failed and retried later) and waits for
-// the loop, so a shutdown is not held by a slow receiver.
+// record each outcome (successes ending together in one statement); poll again at once while work
+// remains, else after a short pause. stop() aborts the attempts in flight (they are recorded as
+// failed and retried later) and waits for the loop, so a shutdown is not held by a slow receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
+import { batchedLookup } from '../../lib/batched-lookup.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
-import { type ClaimedDelivery, claimDue, recordOutcome } from './delivery-repository.ts';
+import {
+  type ClaimedDelivery,
+  claimDue,
+  recordOutcome,
+  recordSuccesses,
+  type Success,
+} from './delivery-repository.ts';
 import { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from './retry-schedule.ts';
 import { createSender } from './sender.ts';
 import { signedHeaders } from './signer.ts';
@@ -25,31 +32,61 @@ export type WorkerOptions = {
 
 export type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
-function secretsOf(delivery: ClaimedDelivery, key: string, now: Date): string[] {
-  const secrets = [decryptSecret(delivery.secret_encrypted, key)];
+/** Decrypts endpoint secrets, each once while it is in use (a few hundred at most are kept). */
+function secretDecrypter(key: string): (stored: string) => string {
+  const known = new Map<string, string>();
+  return (stored) => {
+    let plain = known.get(stored);
+    if (plain === undefined) {
+      if (known.size >= 500) known.clear();
+      plain = decryptSecret(stored, key);
+      known.set(stored, plain);
+    }
+    return plain;
+  };
+}
+
+function secretsOf(delivery: ClaimedDelivery, decrypt: (stored: string) => string, now: Date): string[] {
+  const secrets = [decrypt(delivery.secret_encrypted)];
   const previous = delivery.previous_secret_encrypted;
   if (previous && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now) {
-    secrets.push(decryptSecret(previous, key));
+    secrets.push(decrypt(previous));
   }
   return secrets;
 }
 
 export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { start(): void } {
-  const { db, secretKey } = options;
+  const { db } = options;
+  const decrypt = secretDecrypter(options.secretKey);
   const batch = options.batch ?? 20;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(60_000, timeoutMs * 3);
   const stopping = new AbortController();
   const sender = createSender({ allowPrivate: options.allowPrivate, timeoutMs, stop: stopping.signal });
   let loop: Promise<void> | undefined;
+  // Successes that end within one turn of the event loop are recorded by one statement (the
+  // batching of batched-lookup.ts, with nothing to look up); a failure has a transaction of its own.
+  const recordSuccess = batchedLookup<Success, never>(async (successes) => {
+    await recordSuccesses(db, successes);
+    return new Map<Success, never>();
+  });
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const now = new Date();
-    const body = JSON.stringify(delivery.payload);
-    const headers = signedHeaders(secretsOf(delivery, secretKey, now), delivery.event_id, body, now);
+    const body = delivery.payload;
+    const headers = signedHeaders(secretsOf(delivery, decrypt, now), delivery.event_id, body, now);
     const outcome = await sender.send(delivery.url, headers, body);
-    const retryMs = outcome.ok ? null : retryDelay(delivery.attempts, options.schedule ?? DEFAULT_SCHEDULE);
-    await recordOutcome(db, delivery, outcome, now, retryMs);
+    if (outcome.ok) {
+      await recordSuccess({ delivery, outcome, attemptedAt: now });
+      return;
+    }
+    await recordOutcome(
+      db,
+      delivery,
+      outcome,
+      now,
+      retryDelay(delivery.attempts, options.schedule ?? DEFAULT_SCHEDULE),
+    );
   }
 
   async function runOnce(): Promise<number> {
