@@ -100,8 +100,8 @@ test('the list body is, byte for byte, what the response schema serialiser wrote
   }
 });
 
-// The schema serialiser refused it while nullable instants were `anyOf` (ajv checked the format);
-// as `type: ['string', 'null']` (http/nullable.ts) it writes the text. The list keeps the 500.
+// The schema serialiser writes a nullable instant's text as it is (http/nullable.ts: formats are
+// checked on requests only); the list's own check refuses it, and the route answers 500.
 test('an instant past year 9999 (not an RFC 3339 date-time) is still refused', () => {
   for (const field of ['manifested_at', 'canceled_at', 'updated_at'] as const) {
     const [row] = rows(1);
