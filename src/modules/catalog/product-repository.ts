@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
-import { prepared } from '../../db/prepared.ts';
+import { type Prepared, prepared } from '../../db/prepared.ts';
 import { eventCtes, type NewEvent } from '../events/outbox.ts';
 import type { ProductValues } from './edit-input.ts';
 import type { Change, Destination } from './edit-plan.ts';
@@ -121,7 +121,7 @@ export async function updateProducts(
   const recordType = sql.raw(['id integer', ...written.map((c) => `${quote(c)} ${WRITABLE[c]}`)].join(', '));
   // Only these keys of each row, in this order (JSON.stringify's list of properties).
   const values = JSON.stringify(rows, ['id', ...written]);
-  const { rows: updated } = await sql<{ id: number; updated_at: Date }>`
+  const statement = sql<{ id: number; updated_at: Date }>`
     with updated as (
       update products as p set ${set}
         updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
@@ -132,8 +132,30 @@ export async function updateProducts(
       insert into product_changes (restaurant_id, product_id, operation, actor, changes)
       ${historyRows(restaurantId, history)}
     ), ${eventCtes(events)}
-    select id, updated_at from updated`.execute(db);
+    select id, updated_at from updated`.compile(db);
+  const run = editStatement(statement.sql);
+  const { rows: updated } = run
+    ? await run(db, statement.parameters)
+    : await db.executeQuery<{ id: number; updated_at: Date }>(statement);
   return updated;
+}
+
+/**
+ * The edit statement's text depends only on the columns written (and whether the write has
+ * events): each of the first EDIT_SHAPES texts is prepared on each pool connection
+ * (db/prepared.ts), so PostgreSQL parses and plans it once instead of on every edit; a text
+ * beyond them runs unprepared.
+ */
+const EDIT_SHAPES = 64;
+const editStatements = new Map<string, Prepared<{ id: number; updated_at: Date }>>();
+
+function editStatement(text: string): Prepared<{ id: number; updated_at: Date }> | undefined {
+  let run = editStatements.get(text);
+  if (!run && editStatements.size < EDIT_SHAPES) {
+    run = prepared(text);
+    editStatements.set(text, run);
+  }
+  return run;
 }
 
 /** Records a product's creation (an edit records its history with its update). */
