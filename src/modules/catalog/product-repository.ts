@@ -102,7 +102,9 @@ function historyRows(restaurantId: number, { operation, actor, entries }: Histor
 /**
  * Writes `columns` of the given rows (computed from the locked rows, so the values are current),
  * their history and their events (src/modules/events/outbox.ts), in one statement (one round
- * trip): moves updated_at strictly forward:
+ * trip). Each history entry is also its product's product.updated event (productEvents' data,
+ * built here from the same rows, so the changes travel once); `otherEvents` (the menu.updated)
+ * follow them. Moves updated_at strictly forward:
  * clock_timestamp(), not the transaction start, and at least 1 ms after the previous version. Only
  * the columns the batch changes travel and are set. Returns each row's new version: every other
  * column is what the caller sent (no trigger or default touches a product's columns on update), so
@@ -114,7 +116,7 @@ export async function updateProducts(
   rows: ProductRow[],
   columns: string[],
   history: History,
-  events: NewEvent[],
+  otherEvents: NewEvent[],
 ): Promise<{ id: number; updated_at: Date }[]> {
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
@@ -128,10 +130,18 @@ export async function updateProducts(
       from jsonb_to_recordset(${values}::jsonb) as v(${recordType})
       where p.restaurant_id = ${restaurantId} and p.id = v.id
       returning p.id, p.updated_at
+    ), history as (
+      select v.product_id, v.changes
+      from jsonb_to_recordset(${JSON.stringify(history.entries)}::jsonb) as v(product_id integer, changes jsonb)
     ), recorded as (
       insert into product_changes (restaurant_id, product_id, operation, actor, changes)
-      ${historyRows(restaurantId, history)}
-    ), ${eventCtes(events)}
+      select ${restaurantId}, h.product_id, ${history.operation}, ${JSON.stringify(history.actor)}::jsonb, h.changes
+      from history h
+    ), ${eventCtes(
+      otherEvents,
+      sql`select ${restaurantId}::integer, 'product.updated'::text, jsonb_build_object('product_id', h.product_id,
+        'operation', ${history.operation}::text, 'changes', h.changes) from history h`,
+    )}
     select id, updated_at from updated`.compile(db);
   const run = editStatement(statement.sql);
   const { rows: updated } = run
