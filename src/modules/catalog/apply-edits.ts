@@ -6,7 +6,7 @@
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { errors, type FieldError } from '../../http/errors.ts';
-import { productEvents } from '../events/product-events.ts';
+import { menuEvents } from '../events/product-events.ts';
 import type { Edit } from './edit-input.ts';
 import { type Change, type Destination, planEdit } from './edit-plan.ts';
 import type { ProductRow } from './product-map.ts';
@@ -113,8 +113,9 @@ export function applyEdits(
       changed.map((c) => c.next),
       columns,
       { operation, actor, entries },
-      // The same changes the history records, as events of the same statement (the outbox).
-      productEvents(restaurantId, operation, entries),
+      // The same changes the history records, as events of the same statement (the outbox): its
+      // product.updated events are made from the history rows, the menu.updated here.
+      menuEvents(restaurantId, entries),
     );
     const versions = new Map(updated.map((row) => [row.id, row.updated_at]));
     // plan.next is the plan's own copy of the row: it takes its new version in place.

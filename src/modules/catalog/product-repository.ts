@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
-import { prepared } from '../../db/prepared.ts';
+import { type Prepared, prepared } from '../../db/prepared.ts';
 import { eventCtes, type NewEvent } from '../events/outbox.ts';
 import type { ProductValues } from './edit-input.ts';
 import type { Change, Destination } from './edit-plan.ts';
@@ -102,7 +102,9 @@ function historyRows(restaurantId: number, { operation, actor, entries }: Histor
 /**
  * Writes `columns` of the given rows (computed from the locked rows, so the values are current),
  * their history and their events (src/modules/events/outbox.ts), in one statement (one round
- * trip): moves updated_at strictly forward:
+ * trip). Each history entry is also its product's product.updated event (productEvents' data,
+ * built here from the same rows, so the changes travel once); `otherEvents` (the menu.updated)
+ * follow them. Moves updated_at strictly forward:
  * clock_timestamp(), not the transaction start, and at least 1 ms after the previous version. Only
  * the columns the batch changes travel and are set. Returns each row's new version: every other
  * column is what the caller sent (no trigger or default touches a product's columns on update), so
@@ -114,26 +116,56 @@ export async function updateProducts(
   rows: ProductRow[],
   columns: string[],
   history: History,
-  events: NewEvent[],
+  otherEvents: NewEvent[],
 ): Promise<{ id: number; updated_at: Date }[]> {
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
   const recordType = sql.raw(['id integer', ...written.map((c) => `${quote(c)} ${WRITABLE[c]}`)].join(', '));
   // Only these keys of each row, in this order (JSON.stringify's list of properties).
   const values = JSON.stringify(rows, ['id', ...written]);
-  const { rows: updated } = await sql<{ id: number; updated_at: Date }>`
+  const statement = sql<{ id: number; updated_at: Date }>`
     with updated as (
       update products as p set ${set}
         updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
       from jsonb_to_recordset(${values}::jsonb) as v(${recordType})
       where p.restaurant_id = ${restaurantId} and p.id = v.id
       returning p.id, p.updated_at
+    ), history as (
+      select v.product_id, v.changes
+      from jsonb_to_recordset(${JSON.stringify(history.entries)}::jsonb) as v(product_id integer, changes jsonb)
     ), recorded as (
       insert into product_changes (restaurant_id, product_id, operation, actor, changes)
-      ${historyRows(restaurantId, history)}
-    ), ${eventCtes(events)}
-    select id, updated_at from updated`.execute(db);
+      select ${restaurantId}, h.product_id, ${history.operation}, ${JSON.stringify(history.actor)}::jsonb, h.changes
+      from history h
+    ), ${eventCtes(
+      otherEvents,
+      sql`select ${restaurantId}::integer, 'product.updated'::text, jsonb_build_object('product_id', h.product_id,
+        'operation', ${history.operation}::text, 'changes', h.changes) from history h`,
+    )}
+    select id, updated_at from updated`.compile(db);
+  const run = editStatement(statement.sql);
+  const { rows: updated } = run
+    ? await run(db, statement.parameters)
+    : await db.executeQuery<{ id: number; updated_at: Date }>(statement);
   return updated;
+}
+
+/**
+ * The edit statement's text depends only on the columns written (and whether the write has
+ * events): each of the first EDIT_SHAPES texts is prepared on each pool connection
+ * (db/prepared.ts), so PostgreSQL parses and plans it once instead of on every edit; a text
+ * beyond them runs unprepared.
+ */
+const EDIT_SHAPES = 64;
+const editStatements = new Map<string, Prepared<{ id: number; updated_at: Date }>>();
+
+function editStatement(text: string): Prepared<{ id: number; updated_at: Date }> | undefined {
+  let run = editStatements.get(text);
+  if (!run && editStatements.size < EDIT_SHAPES) {
+    run = prepared(text);
+    editStatements.set(text, run);
+  }
+  return run;
 }
 
 /** Records a product's creation (an edit records its history with its update). */

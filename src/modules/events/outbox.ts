@@ -2,7 +2,7 @@
 // exists exactly when its change committed. The same statement hands each event to every enabled
 // endpoint of the restaurant subscribed to its type (a webhook_deliveries row, claimed later by a
 // worker); the delivered body is the event as the feed shows it.
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { EventType } from './event-types.ts';
 
@@ -22,12 +22,15 @@ export const EVENT_JSON = sql.raw(EVENT_JSON_SQL);
 /**
  * The common table expressions that write the events and their deliveries, for a statement that
  * makes the change itself (one round trip): `with <change>, ${eventCtes(events)} select ...`.
+ * `before`, a select of (restaurant_id integer, type text, data jsonb) from the statement's own
+ * rows, writes its events ahead of `events` (an edit's product events, from its history rows).
  */
-export function eventCtes(events: NewEvent[]) {
+export function eventCtes(events: NewEvent[], before?: RawBuilder<unknown>) {
+  const given = sql`select v.restaurant_id, v.type, v.data
+      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as v(restaurant_id integer, type text, data jsonb)`;
   return sql`recorded_events as (
       insert into events (restaurant_id, type, data)
-      select v.restaurant_id, v.type, v.data
-      from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as v(restaurant_id integer, type text, data jsonb)
+      ${before ? sql`${before} union all ${given}` : given}
       returning id, restaurant_id, type, data, created_at
     ), queued_deliveries as (
       insert into webhook_deliveries (endpoint_id, event_id, event_type, payload)

@@ -30,6 +30,16 @@ export function productEvents(
     type,
     data: { product_id, operation, changes },
   }));
+  return events.concat(menuEvents(restaurantId, entries));
+}
+
+/**
+ * The menu.updated of a product write, if it changed a field some menu shows (none or one). An
+ * edit writes this one from here and its product.updated events in SQL, from the history rows of
+ * the same statement (product-repository.ts): the same data as productEvents, sent once.
+ */
+export function menuEvents(restaurantId: number, entries: Entry[]): NewEvent[] {
+  const events: NewEvent[] = [];
   const touched = new Set(entries.flatMap((e) => e.changes.flatMap((c) => channelsOf(c.field))));
   if (touched.size) {
     const channels = (['in_store', 'delivery'] as const).filter((c) => touched.has(c));
