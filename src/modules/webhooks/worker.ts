@@ -1,10 +1,10 @@
 // The delivery loop each server runs (src/server.ts): claim due deliveries, send them at once,
-// record each outcome (successes ending together in one statement); poll again at once while work
-// remains, else after a short pause. stop() aborts the attempts in flight (they are recorded as
+// record each failure as it ends and the batch's successes in one statement once all have ended;
+// poll again at once while work remains, else after a short pause. stop() aborts the attempts in flight (they are recorded as
 // failed and retried later) and waits for the loop, so a shutdown is not held by a slow receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
-import { batchedLookup } from '../../lib/batched-lookup.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
 import {
   type ClaimedDelivery,
@@ -32,13 +32,12 @@ export type WorkerOptions = {
 
 export type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
-/** Decrypts endpoint secrets, each once while it is in use (a few hundred at most are kept). */
+/** Decrypts endpoint secrets, each once while it is in use (the 500 most recently used are kept). */
 function secretDecrypter(key: string): (stored: string) => string {
-  const known = new Map<string, string>();
+  const known = new LRUCache<string, string>({ max: 500 });
   return (stored) => {
     let plain = known.get(stored);
     if (plain === undefined) {
-      if (known.size >= 500) known.clear();
       plain = decryptSecret(stored, key);
       known.set(stored, plain);
     }
@@ -64,22 +63,13 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   const stopping = new AbortController();
   const sender = createSender({ allowPrivate: options.allowPrivate, timeoutMs, stop: stopping.signal });
   let loop: Promise<void> | undefined;
-  // Successes that end within one turn of the event loop are recorded by one statement (the
-  // batching of batched-lookup.ts, with nothing to look up); a failure has a transaction of its own.
-  const recordSuccess = batchedLookup<Success, never>(async (successes) => {
-    await recordSuccesses(db, successes);
-    return new Map<Success, never>();
-  });
-
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** Sends one delivery; a failure is recorded here, a success is returned to be recorded with the batch's. */
+  async function attempt(delivery: ClaimedDelivery): Promise<Success | undefined> {
     const now = new Date();
     const body = delivery.payload;
     const headers = signedHeaders(secretsOf(delivery, decrypt, now), delivery.event_id, body, now);
     const outcome = await sender.send(delivery.url, headers, body);
-    if (outcome.ok) {
-      await recordSuccess({ delivery, outcome, attemptedAt: now });
-      return;
-    }
+    if (outcome.ok) return { delivery, outcome, attemptedAt: now };
     await recordOutcome(
       db,
       delivery,
@@ -91,7 +81,15 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
 
   async function runOnce(): Promise<number> {
     const claimed = await claimDue(db, batch, leaseMs);
-    await Promise.all(claimed.map((delivery) => attempt(delivery).catch(options.log)));
+    const successes: Success[] = [];
+    await Promise.all(
+      claimed.map((delivery) =>
+        attempt(delivery).then((success) => success && successes.push(success), options.log),
+      ),
+    );
+    // A success not recorded (this statement failed, the process died) is sent again when its
+    // lease ends: at least once.
+    await recordSuccesses(db, successes).catch(options.log);
     return claimed.length;
   }
 

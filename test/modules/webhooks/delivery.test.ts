@@ -120,6 +120,22 @@ test('webhook delivery', async (t) => {
     },
   );
 
+  await t.test("a success ends the endpoint's failing streak, so its 3 days start again", async () => {
+    const failingSince = async () =>
+      (
+        await sql<{ failing_since: Date | null }>`select failing_since from webhook_endpoints
+        where id = ${endpoint.id}`.execute(db)
+      ).rows[0].failing_since;
+    receiver.respond = (_req, res) => res.writeHead(500).end();
+    await edit('Margherita Tropeço');
+    assert.equal(await worker.runOnce(), 1);
+    assert.notEqual(await failingSince(), null);
+    receiver.respond = (_req, res) => res.writeHead(204).end();
+    await dueNow();
+    assert.equal(await worker.runOnce(), 1);
+    assert.equal(await failingSince(), null);
+  });
+
   await t.test('a delivery is marked failed after its last attempt', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end();
     await edit('Margherita Falha');
