@@ -2,7 +2,14 @@
 // decide, product by product, what is shown and with which availability.resolved value. The
 // result is a plan: what menu-body.ts writes, and its exact length for content-length, counted
 // without writing anything. The shape is menuResponse.
-import { type Catalog, type CatalogCategory, type FiscalPieces, fiscalPieces } from './catalog.ts';
+import {
+  type Catalog,
+  type CatalogCategory,
+  type FiscalPieces,
+  fiscalPieces,
+  type SearchText,
+  searchIndex,
+} from './catalog.ts';
 import { LAYOUT } from './catalog-writer.ts';
 import { outcomeOf } from './product-json.ts';
 import { RESOLVED } from './render-parts.ts';
@@ -42,11 +49,12 @@ export type MenuPlan = {
 function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuContext): number {
   const { onlyAvailable, needle } = context.request;
   const { pieceLayout, products } = plan.catalog;
-  const { layout, resolved, fiscal, groupsFrom, groups, schedules, search, searchEnds } = products;
+  const { layout, resolved, fiscal, groupsFrom, groups, schedules } = products;
+  const search = needle === '' ? null : searchIndex(plan.catalog);
   /** Whether the product's name or description holds the needle, both normalised. */
-  const matches = (i: number) =>
-    search.slice(i === 0 ? 0 : searchEnds[i * 2 - 1], searchEnds[i * 2]).includes(needle) ||
-    search.slice(searchEnds[i * 2], searchEnds[i * 2 + 1]).includes(needle);
+  const matches = ({ text, ends }: SearchText, i: number) =>
+    text.slice(i === 0 ? 0 : ends[i * 2 - 1], ends[i * 2]).includes(needle) ||
+    text.slice(ends[i * 2], ends[i * 2 + 1]).includes(needle);
   const piece = (p: number) => pieceLayout[p * 3 + 2] - pieceLayout[p * 3 + 1];
   const open = isWithin(category.schedules, context.clock);
   const closed = outcomeOf(false, context.acceptsScheduling);
@@ -57,7 +65,7 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
     const own = schedules[i];
     const outcome = own.length === 0 ? outcomeOfCategory : open && isWithin(own, context.clock) ? 0 : closed;
     const value = resolved[i * 3 + outcome];
-    if ((onlyAvailable && !RESOLVED[value].listedWhenFiltered) || (needle !== '' && !matches(i))) {
+    if ((onlyAvailable && !RESOLVED[value].listedWhenFiltered) || (search !== null && !matches(search, i))) {
       plan.shown[i] = HIDDEN;
       continue;
     }

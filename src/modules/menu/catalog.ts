@@ -59,14 +59,16 @@ export type CatalogProducts = {
   /** The product's own schedules (the category's are on the category). */
   schedules: (readonly MenuSchedule[])[];
   /**
-   * What search matches, normalised once (normalizeSearch): the name of product i is
-   * search[searchEnds[2i - 1] (or 0), searchEnds[2i]), its description (empty without one) runs on
-   * to searchEnds[2i + 1]. One string instead of two per product: a catalog unpacked from its
-   * compressed form then makes two objects for them, not thousands.
+   * What search matches, as written: the name of product i is text[ends[2i - 1] (or 0), ends[2i]),
+   * its description (empty without one) runs on to ends[2i + 1]. One string instead of two per
+   * product: a catalog unpacked from its compressed form then makes two objects for them, not
+   * thousands. Normalised (searchIndex) only when a read first searches.
    */
-  search: string;
-  searchEnds: Uint32Array;
+  search: SearchText;
 };
+
+/** Names and descriptions in one string, with where each ends. */
+export type SearchText = { text: string; ends: Uint32Array };
 
 export type Catalog = {
   version: number;
@@ -83,6 +85,8 @@ export type Catalog = {
   fiscalTexts: string[];
   /** fiscalTexts written as fiscalClose, made by the first read that asks (fiscalPieces). */
   fiscalPieces?: FiscalPieces;
+  /** products.search normalised (normalizeSearch), made by the first read that searches (searchIndex). */
+  searchIndex?: SearchText;
 };
 
 /** fiscalClose of each fiscal text, in one buffer: the k-th from ends[k - 1] (or 0) to ends[k]. */
@@ -118,8 +122,7 @@ export function assembleCatalog(
     groupsFrom: new Uint32Array(count + 1),
     groups: new Uint32Array(inlineGroups ? 0 : links),
     schedules: new Array(count),
-    search: '',
-    searchEnds: new Uint32Array(count * 2),
+    search: { text: '', ends: new Uint32Array(count * 2) },
   };
   const search: string[] = [];
   let searchLength = 0;
@@ -151,11 +154,10 @@ export function assembleCatalog(
         for (const group of json.groups) products.groups[link++] = pieces.place(group, () => group, true);
       products.groupsFrom[i + 1] = link;
       products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
-      for (const [k, text] of [row.name, row.description ?? ''].entries()) {
-        const normalised = normalizeSearch(text);
-        search.push(normalised);
-        products.searchEnds[i * 2 + k] = searchLength += normalised.length;
-      }
+      const description = row.description ?? '';
+      search.push(row.name, description);
+      products.search.ends[i * 2] = searchLength += row.name.length;
+      products.search.ends[i * 2 + 1] = searchLength += description.length;
       i++;
     }
     writer.reserve(END_LIST.length);
@@ -164,7 +166,7 @@ export function assembleCatalog(
     const { schedules } = category;
     return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
   });
-  products.search = search.join('');
+  products.search.text = search.join('');
   const catalog = {
     version: rows.version,
     channel,
@@ -191,6 +193,27 @@ export function fiscalPieces(catalog: Catalog): FiscalPieces {
   return catalog.fiscalPieces;
 }
 
+/**
+ * The catalog's search text normalised, made on the first read that searches and kept with it:
+ * normalising every name and description was a quarter of assembling a catalog, for the few reads
+ * that search.
+ */
+export function searchIndex(catalog: Catalog): SearchText {
+  if (!catalog.searchIndex) {
+    const { text, ends } = catalog.products.search;
+    const parts: string[] = [];
+    const normalisedEnds = new Uint32Array(ends.length);
+    let length = 0;
+    for (let k = 0; k < ends.length; k++) {
+      const part = normalizeSearch(text.slice(k === 0 ? 0 : ends[k - 1], ends[k]));
+      parts.push(part);
+      normalisedEnds[k] = length += part.length;
+    }
+    catalog.searchIndex = { text: parts.join(''), ends: normalisedEnds };
+  }
+  return catalog.searchIndex;
+}
+
 /** About the bytes a catalog holds, for the cache's budget. */
 function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
   const { products } = catalog;
@@ -201,11 +224,11 @@ function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
     products.fiscal,
     products.groupsFrom,
     products.groups,
-    products.searchEnds,
+    products.search.ends,
   ])
     bytes += array.byteLength;
   // The text search reads (two bytes a character at most), categories, fiscal texts.
-  bytes += products.search.length * 2 + catalog.categories.length * 128;
+  bytes += products.search.text.length * 2 + catalog.categories.length * 128;
   for (const text of catalog.fiscalTexts) bytes += 24 + text.length * 2;
   return bytes;
 }
