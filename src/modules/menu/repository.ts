@@ -40,7 +40,8 @@ const PRODUCT_COLUMNS: [string, string, string][] = [
   ['is_combo', 'is_combo', 'boolean'],
   ['combo_min_items', 'combo_min_items', 'int'],
   ['schedules', 'schedules', 'jsonb'],
-  [`json_build_array(${FISCAL_COLUMNS.map((column) => `"${column}"`).join(', ')})::text`, 'fiscal', 'text'],
+  // to_json of an array: the same JSON array as json_build_array, in about half its time.
+  [`to_json(array[${FISCAL_COLUMNS.map((column) => `"${column}"`).join(', ')}])::text`, 'fiscal', 'text'],
 ];
 
 /** `json_agg` of a subquery's rows in its own order; an empty array when it has none. */
@@ -64,9 +65,7 @@ const REST = `json_build_object(
      from complement_categories g where g.restaurant_id = $1 and g.removed_at is null`,
     'x.id',
   )},
-  'links', (select coalesce(
-      array_agg(array[product_id, complement_category_id] order by product_id, position, complement_category_id),
-      '{}')
+  'links', (select coalesce(array_agg(array[product_id, complement_category_id, position]), '{}')
     from product_complement_categories where restaurant_id = $1),
   'comboItems', ${list(
     `select c.combo_product_id, i.available, i.available_in_delivery from combo_items c
@@ -76,11 +75,18 @@ const REST = `json_build_object(
   )}
 )`;
 
-/** Links come as [product_id, complement_category_id] pairs: a third of the text, and no objects to parse. */
+/**
+ * Links come as [product_id, complement_category_id, position] triples, unsorted: a third of the
+ * text, no objects to parse, and sorting them here costs less than in the statement.
+ */
 type RestDocument = Omit<CatalogRows, 'products' | 'links'> & {
   version: number | null;
-  links: [number, number][];
+  links: [number, number, number][];
 };
+
+/** A product's groups in link order: by position, then group id. */
+const linkOrder = (a: [number, number, number], b: [number, number, number]) =>
+  a[0] - b[0] || a[2] - b[2] || a[1] - b[1];
 
 /**
  * The whole catalog in one statement, so one snapshot and one round trip: the products as rows
@@ -107,7 +113,9 @@ export async function loadCatalogRows(db: Db, restaurantId: number): Promise<Cat
   return {
     ...rest,
     version: version ?? 0,
-    links: links.map(([product_id, complement_category_id]) => ({ product_id, complement_category_id })),
+    links: links
+      .sort(linkOrder)
+      .map(([product_id, complement_category_id]) => ({ product_id, complement_category_id })),
     products: rows,
   };
 }
