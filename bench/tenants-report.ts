@@ -5,7 +5,14 @@ import type { Result, Route, Spread } from './tenants-load.ts';
 
 type SizeRow = { route: Route; rss: number } & Record<Spread, Result>;
 export type Measured = {
-  sizes: { n: number; rows: SizeRow[]; peakRss: number; load: string }[];
+  sizes: {
+    n: number;
+    rows: SizeRow[];
+    peakRss: number;
+    load: string;
+    /** Mean catalog size of the restaurants each spread reads: larger menus and listings cost more per read. */
+    productsPerRead: Record<Spread, number>;
+  }[];
   twoInstances: { spread: Spread; result: Result; rss: number }[];
   /** Until the headers (the server's time: load, assembly, plan), median and p99; until the last byte. */
   firstRead: {
@@ -93,6 +100,13 @@ export function renderTenants(m: Measured, meta: Meta): string {
   out.push(
     '',
     `Peak RSS (VmHWM) per size: ${m.sizes.map((s) => `${n0(s.n)}: ${n0(s.peakRss)} MB`).join('; ')}.`,
+    '',
+    `Products per read (mean catalog size of the restaurants a spread reads; a menu or listing costs about in proportion): ${m.sizes
+      .map(
+        (s) =>
+          `n=${n0(s.n)}: hot ${n0(s.productsPerRead.hot)}, uniform ${n0(s.productsPerRead.uniform)}, Zipf ${n0(s.productsPerRead.zipf)}`,
+      )
+      .join('; ')}.`,
   );
   for (const s of m.sizes) if (s.peakRss >= 300) misses.push(`RSS ${n0(s.peakRss)} MB at n=${s.n}`);
   const one = m.sizes.find((s) => s.n === largest)?.rows.find((r) => r.route === 'mix');

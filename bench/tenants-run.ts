@@ -79,6 +79,17 @@ async function readEach(url: string, list: Tenant[]): Promise<void> {
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
+/** The mean catalog size of 100,000 picks of each spread over `list`. */
+function meanProducts(list: Tenant[]): Record<Spread, number> {
+  const mean = (spread: Spread) => {
+    const pick = picker(spread, list, hot);
+    let sum = 0;
+    for (let i = 0; i < 100_000; i++) sum += pick().products;
+    return sum / 100_000;
+  };
+  return { hot: mean('hot'), uniform: mean('uniform'), zipf: mean('zipf') };
+}
+
 async function measure(urls: string[], route: (typeof ROUTES)[number], spread: Spread, list: Tenant[]) {
   const pick = picker(spread, list, hot);
   const random = prng(5);
@@ -109,7 +120,13 @@ async function sizeRows(server: LaunchedServer, n: number) {
         `zipf ${Math.round(bySpread.zipf.rps)} req/s; RSS ${Math.round(rss)} MB`,
     );
   }
-  measured.sizes.push({ n, rows, peakRss: server.memory().peak, load: formatLoad() });
+  measured.sizes.push({
+    n,
+    rows,
+    peakRss: server.memory().peak,
+    load: formatLoad(),
+    productsPerRead: meanProducts(list),
+  });
 }
 
 for (const n of sizes) {

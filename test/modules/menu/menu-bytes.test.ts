@@ -118,3 +118,21 @@ describe('the menu bytes equal a straightforward serialisation of the same rows'
     await assertSameBytes(rows, { searches: [''], categoryIds: [undefined] });
   });
 });
+
+test('a catalog normalises its names and descriptions for search only when a read first searches', async () => {
+  const rows = catalogRows({ categories: 4, perCategory: 5, descriptionLength: 30, seed: 9 });
+  const catalog = assembleCatalog(rows, 'in_store');
+  const query = {
+    ...queries({ searches: [''], categoryIds: [undefined] }).next().value!,
+    channel: 'in_store' as const,
+  };
+  await served(catalog, query);
+  assert.equal(catalog.searchIndex, undefined, 'a read without search leaves it unmade');
+  const searched = { ...query, search: 'PÃO' };
+  const { body } = await served(catalog, searched);
+  assert.ok(catalog.searchIndex, 'made by the first search');
+  assert.equal(body.toString(), referenceMenu(rows, searched));
+  const made = catalog.searchIndex;
+  await served(catalog, { ...query, search: 'cafe' });
+  assert.equal(catalog.searchIndex, made, 'kept for the next search');
+});
