@@ -2,7 +2,7 @@
 // same queue) and the periodic purge of old events and deliveries.
 import type { FastifyInstance } from 'fastify';
 import { startEventPurge } from '../events/purge-job.ts';
-import { createWebhookWorker, requestsArrived, type WorkerOptions } from './worker.ts';
+import { createWebhookWorker, type WorkerOptions } from './worker.ts';
 
 export function startBackgroundJobs(app: FastifyInstance, overrides: Partial<WorkerOptions> = {}) {
   const { db, config, secrets } = app.ctx;
@@ -12,7 +12,6 @@ export function startBackgroundJobs(app: FastifyInstance, overrides: Partial<Wor
     secretKey: secrets.fiscalTokenKey,
     allowPrivate: config.webhookAllowPrivate,
     log,
-    busy: requestsArrived(app.server),
     ...overrides,
   });
   worker.start();

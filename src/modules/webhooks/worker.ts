@@ -1,11 +1,7 @@
 // The delivery loop each server runs (src/server.ts): claim due deliveries, send them at once,
 // record each failure as it ends and the batch's successes in one statement once all have ended;
-// poll again at once while work remains, else after a short pause. Requests come first: when
-// requests arrived during a batch, a full batch is followed by the pause too, so an instance
-// serving requests delivers at most a batch per pause (200 a second by default) and catches up
-// once they stop. stop() aborts the attempts in flight (they are recorded as failed and retried
-// later) and waits for the loop, so a shutdown is not held by a slow receiver.
-import type { EventEmitter } from 'node:events';
+// poll again at once while work remains, else after a short pause. stop() aborts the attempts in flight (they are recorded as
+// failed and retried later) and waits for the loop, so a shutdown is not held by a slow receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/database.ts';
@@ -32,22 +28,7 @@ export type WorkerOptions = {
   timeoutMs?: number;
   leaseMs?: number;
   schedule?: RetrySchedule;
-  /** Whether requests arrived since the previous call (requestsArrived); never, by default. */
-  busy?: () => boolean;
 };
-
-/** Whether `server` (an http.Server) received a request since the previous call. */
-export function requestsArrived(server: EventEmitter): () => boolean {
-  let arrived = false;
-  server.on('request', () => {
-    arrived = true;
-  });
-  return () => {
-    const answer = arrived;
-    arrived = false;
-    return answer;
-  };
-}
 
 export type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
@@ -113,14 +94,12 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   }
 
   async function run(): Promise<void> {
-    const busy = options.busy ?? (() => false);
     while (!stopping.signal.aborted) {
       const done = await runOnce().catch((err) => {
         options.log(err);
         return 0;
       });
-      // Asked after every batch, so each answer covers the batch just sent.
-      if (busy() || done < batch)
+      if (done < batch)
         await sleep(options.pollMs ?? 100, undefined, { signal: stopping.signal }).catch(() => {});
     }
   }
