@@ -12,17 +12,18 @@ import type { Versioned } from '../../lib/versioned-cache.ts';
 import { productParts } from './product-map.ts';
 import type { ListingRow } from './read-repository.ts';
 
-/** A product's JSON in the body: `{...,"fiscal":{...}}` from start to end, its fiscal object from fiscal. */
-type Slot = { start: number; fiscal: number; end: number };
-
-export type Listing = Versioned & { body: Buffer; slots: Map<number, Slot> };
-
-/** An estimate of what a slot costs in memory beside its bytes (the Map entry and the object). */
-const SLOT_BYTES = 96;
+/**
+ * The body, and where each product sits in it: product ids[k] is `{...,"fiscal":{...}}` from
+ * spans[3k] to spans[3k + 2], its fiscal object from spans[3k + 1]. Typed arrays, not an object per
+ * product: a listing unpacked from its compressed form gets them as views of its bytes, with
+ * nothing for the collector to walk.
+ */
+export type Listing = Versioned & { body: Buffer; ids: Int32Array; spans: Uint32Array };
 
 export function createListingWriter() {
   const body = new ByteWriter(64 * 1024);
-  const slots = new Map<number, Slot>();
+  const ids: number[] = [];
+  const spans: number[] = [];
   let category: number | null = null;
   let firstProduct = true;
   body.text('[');
@@ -35,7 +36,8 @@ export function createListingWriter() {
     body.text(`${head},"fiscal":`);
     const fiscalStart = body.length;
     body.text(`${fiscal}}`);
-    slots.set(row.id, { start, fiscal: fiscalStart, end: body.length });
+    ids.push(row.id);
+    spans.push(start, fiscalStart, body.length);
   }
 
   return {
@@ -59,8 +61,12 @@ export function createListingWriter() {
     },
     finish(version: number): Listing {
       body.text(category === null ? ']' : ']}]');
-      const bytes = body.take();
-      return { version, bytes: bytes.length + slots.size * SLOT_BYTES, body: bytes, slots };
+      const listing = { body: body.take(), ids: Int32Array.from(ids), spans: Uint32Array.from(spans) };
+      return {
+        version,
+        bytes: listing.body.length + listing.ids.byteLength + listing.spans.byteLength,
+        ...listing,
+      };
     },
   };
 }
@@ -70,14 +76,14 @@ const CLOSE = Buffer.from('}');
 
 /** The product as GET /v1/products/{id} answers it (`fiscal` then its alias), if it is listed. */
 export function productDetail(listing: Listing, id: number): Buffer | undefined {
-  const slot = listing.slots.get(id);
-  if (!slot) return undefined;
-  const { body } = listing;
-  const open = slot.end - 1;
+  const k = listing.ids.indexOf(id);
+  if (k < 0) return undefined;
+  const { body, spans } = listing;
+  const open = spans[k * 3 + 2] - 1;
   return Buffer.concat([
-    body.subarray(slot.start, open),
+    body.subarray(spans[k * 3], open),
     FISCAL_INFO,
-    body.subarray(slot.fiscal, open),
+    body.subarray(spans[k * 3 + 1], open),
     CLOSE,
   ]);
 }
