@@ -59,15 +59,15 @@ export type CatalogProducts = {
   /** The product's own schedules (the category's are on the category). */
   schedules: (readonly MenuSchedule[])[];
   /**
-   * What search matches, as written: the name of product i is text[ends[2i - 1] (or 0), ends[2i]),
-   * its description (empty without one) runs on to ends[2i + 1]. One string instead of two per
-   * product: a catalog unpacked from its compressed form then makes two objects for them, not
-   * thousands. Normalised (searchIndex) only when a read first searches.
+   * What search matches, as written, in UTF-8: the name of product i is bytes ends[2i - 1] (or 0)
+   * to ends[2i], its description (empty without one) runs on to ends[2i + 1]. Bytes, not a string:
+   * a catalog unpacked from its compressed form gets them as a view, with no copy, and only a read
+   * that searches decodes and normalises them (searchIndex).
    */
-  search: SearchText;
+  search: { bytes: Buffer; ends: Uint32Array };
 };
 
-/** Names and descriptions in one string, with where each ends. */
+/** Names and descriptions normalised (normalizeSearch) in one string, with where each ends. */
 export type SearchText = { text: string; ends: Uint32Array };
 
 export type Catalog = {
@@ -122,7 +122,7 @@ export function assembleCatalog(
     groupsFrom: new Uint32Array(count + 1),
     groups: new Uint32Array(inlineGroups ? 0 : links),
     schedules: new Array(count),
-    search: { text: '', ends: new Uint32Array(count * 2) },
+    search: { bytes: Buffer.alloc(0), ends: new Uint32Array(count * 2) },
   };
   const search: string[] = [];
   let searchLength = 0;
@@ -156,8 +156,8 @@ export function assembleCatalog(
       products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
       const description = row.description ?? '';
       search.push(row.name, description);
-      products.search.ends[i * 2] = searchLength += row.name.length;
-      products.search.ends[i * 2 + 1] = searchLength += description.length;
+      products.search.ends[i * 2] = searchLength += Buffer.byteLength(row.name);
+      products.search.ends[i * 2 + 1] = searchLength += Buffer.byteLength(description);
       i++;
     }
     writer.reserve(END_LIST.length);
@@ -166,7 +166,7 @@ export function assembleCatalog(
     const { schedules } = category;
     return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
   });
-  products.search.text = search.join('');
+  products.search.bytes = Buffer.from(search.join(''));
   const catalog = {
     version: rows.version,
     channel,
@@ -200,12 +200,12 @@ export function fiscalPieces(catalog: Catalog): FiscalPieces {
  */
 export function searchIndex(catalog: Catalog): SearchText {
   if (!catalog.searchIndex) {
-    const { text, ends } = catalog.products.search;
+    const { bytes, ends } = catalog.products.search;
     const parts: string[] = [];
     const normalisedEnds = new Uint32Array(ends.length);
     let length = 0;
     for (let k = 0; k < ends.length; k++) {
-      const part = normalizeSearch(text.slice(k === 0 ? 0 : ends[k - 1], ends[k]));
+      const part = normalizeSearch(bytes.toString('utf8', k === 0 ? 0 : ends[k - 1], ends[k]));
       parts.push(part);
       normalisedEnds[k] = length += part.length;
     }
@@ -227,8 +227,8 @@ function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
     products.search.ends,
   ])
     bytes += array.byteLength;
-  // The text search reads (two bytes a character at most), categories, fiscal texts.
-  bytes += products.search.text.length * 2 + catalog.categories.length * 128;
+  // The text search reads, categories, fiscal texts.
+  bytes += products.search.bytes.length + catalog.categories.length * 128;
   for (const text of catalog.fiscalTexts) bytes += 24 + text.length * 2;
   return bytes;
 }
