@@ -166,7 +166,10 @@ export function assembleCatalog(
     const { schedules } = category;
     return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
   });
-  products.search.bytes = Buffer.from(search.join(''));
+  // A buffer of its own: Buffer.from would put a small one in Node's shared pool, and keeping the
+  // catalog would keep the whole slab.
+  products.search.bytes = Buffer.allocUnsafeSlow(searchLength);
+  products.search.bytes.write(search.join(''));
   const catalog = {
     version: rows.version,
     channel,
