@@ -65,16 +65,22 @@ export function createSender(options: SenderOptions): Sender {
           ok: false,
         };
       }
+      // One signal for the whole exchange, aborted by its timer or by stop, both let go at its
+      // end (AbortSignal.timeout and .any would each keep a timer and a listener for the 10 s).
+      const exchange = new AbortController();
+      const abort = () =>
+        exchange.abort(new DOMException(`no answer within ${options.timeoutMs} ms`, 'TimeoutError'));
+      const timer = setTimeout(abort, options.timeoutMs);
+      const stopped = () => exchange.abort(new DOMException('the worker stopped', 'AbortError'));
+      options.stop?.addEventListener('abort', stopped);
       try {
+        if (options.stop?.aborted) stopped();
         const answer = await request(url, {
           method: 'POST',
           dispatcher: agent,
           headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'comanda-webhooks/1' },
           body,
-          signal: AbortSignal.any([
-            AbortSignal.timeout(options.timeoutMs),
-            ...(options.stop ? [options.stop] : []),
-          ]),
+          signal: exchange.signal,
         });
         const text = await readStart(answer.body);
         const ok = answer.statusCode >= 200 && answer.statusCode < 300;
@@ -87,6 +93,9 @@ export function createSender(options: SenderOptions): Sender {
           error: describe(err).slice(0, 500),
           ok: false,
         };
+      } finally {
+        clearTimeout(timer);
+        options.stop?.removeEventListener('abort', stopped);
       }
     },
     close: () => agent.close(),

@@ -8,10 +8,15 @@ import { Webhook } from 'standardwebhooks';
 /** A new signing secret: `whsec_` and 32 random bytes in base64, as the specification shows them. */
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-export function signedHeaders(secrets: string[], id: string, body: string, now = new Date()) {
+/** A live secret: its text, or its Webhook already made (the worker keeps one per secret in use). */
+export type SigningSecret = string | Webhook;
+
+export function signedHeaders(secrets: SigningSecret[], id: string, body: string, now = new Date()) {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(id, now, body)).join(' '),
+    'webhook-signature': secrets
+      .map((secret) => (typeof secret === 'string' ? new Webhook(secret) : secret).sign(id, now, body))
+      .join(' '),
   };
 }

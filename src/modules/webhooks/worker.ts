@@ -4,6 +4,7 @@
 // failed and retried later) and waits for the loop, so a shutdown is not held by a slow receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
+import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
 import {
@@ -32,20 +33,20 @@ export type WorkerOptions = {
 
 export type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
-/** Decrypts endpoint secrets, each once while it is in use (the 500 most recently used are kept). */
-function secretDecrypter(key: string): (stored: string) => string {
-  const known = new LRUCache<string, string>({ max: 500 });
+/** Decrypts endpoint secrets and makes their signers, each once while in use (the 500 most recently used are kept). */
+function secretDecrypter(key: string): (stored: string) => Webhook {
+  const known = new LRUCache<string, Webhook>({ max: 500 });
   return (stored) => {
-    let plain = known.get(stored);
-    if (plain === undefined) {
-      plain = decryptSecret(stored, key);
-      known.set(stored, plain);
+    let signer = known.get(stored);
+    if (signer === undefined) {
+      signer = new Webhook(decryptSecret(stored, key));
+      known.set(stored, signer);
     }
-    return plain;
+    return signer;
   };
 }
 
-function secretsOf(delivery: ClaimedDelivery, decrypt: (stored: string) => string, now: Date): string[] {
+function secretsOf(delivery: ClaimedDelivery, decrypt: (stored: string) => Webhook, now: Date): Webhook[] {
   const secrets = [decrypt(delivery.secret_encrypted)];
   const previous = delivery.previous_secret_encrypted;
   if (previous && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now) {

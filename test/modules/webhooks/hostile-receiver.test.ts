@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { createSender } from '../../../src/modules/webhooks/sender.ts';
 import { startReceiver } from '../../support/receiver.ts';
@@ -59,4 +60,24 @@ test('a hostile receiver costs one attempt', async (t) => {
     assert.equal(outcome.ok, false);
     assert.ok(outcome.error);
   });
+});
+
+test('stopping ends the attempts in flight, and an ended attempt leaves nothing on the stop signal', async (t) => {
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const stop = new AbortController();
+  const sender = createSender({ allowPrivate: true, timeoutMs: 10_000, stop: stop.signal });
+  t.after(() => sender.close());
+
+  receiver.respond = (_req, res) => res.writeHead(204).end();
+  for (let i = 0; i < 5; i++) assert.equal((await sender.send(receiver.url('/ok'), {}, '{}')).ok, true);
+  assert.equal(getEventListeners(stop.signal, 'abort').length, 0);
+
+  receiver.respond = () => {};
+  const pending = sender.send(receiver.url('/slow'), {}, '{}');
+  setTimeout(() => stop.abort(), 100);
+  const outcome = await pending;
+  assert.equal(outcome.ok, false);
+  assert.ok(outcome.durationMs < 5_000, String(outcome.durationMs));
+  assert.match(String(outcome.error), /stopped/);
 });
