@@ -175,8 +175,10 @@ async function startArm(name: string): Promise<Arm> {
   const credential = (await issueCredentials(db, [RESTAURANT])).get(RESTAURANT)!;
   const pending = async () => {
     if (!endpoint) return 0;
+    // Deliveries not yet sent, and transactions whose events are not yet handed out.
     const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from webhook_deliveries where status = 'pending'`.execute(db);
+      select (select count(*) from webhook_deliveries where status = 'pending')::int
+        + (select count(*) from webhook_fanout)::int as n`.execute(db);
     return rows[0].n;
   };
   return {

@@ -339,6 +339,14 @@ export interface WebhookEndpointsTable {
   disabled_at: NullableInstant;
   disabled_reason: string | null;
   created_at: Generated<Date>;
+  /** The creating transaction: the endpoint is handed the events of later ones (migration 0017). */
+  created_xid: Generated<string>;
+}
+
+/** A transaction that wrote events of a restaurant with an endpoint, not yet handed out (migration 0017). */
+export interface WebhookFanoutTable {
+  restaurant_id: number;
+  xid: string;
 }
 
 export interface WebhookDeliveriesTable {
@@ -401,6 +409,7 @@ export interface Database {
   app_consents: AppConsentsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  webhook_fanout: WebhookFanoutTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   settings: SettingsTable;

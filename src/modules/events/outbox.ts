@@ -1,7 +1,8 @@
 // The outbox: events are rows written by the transaction that makes the change, so an event
-// exists exactly when its change committed. The same statement hands each event to every enabled
-// endpoint of the restaurant subscribed to its type (a webhook_deliveries row, claimed later by a
-// worker); the delivered body is the event as the feed shows it.
+// exists exactly when its change committed. A restaurant with an enabled webhook endpoint also gets
+// one webhook_fanout row per writing transaction, and the webhook worker hands that transaction's
+// events to the endpoints after the commit (src/modules/webhooks/fanout.ts): a write costs the
+// same whatever the number of endpoints. The delivered body is the event as the feed shows it.
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { EventType } from './event-types.ts';
@@ -20,10 +21,11 @@ export const EVENT_JSON_SQL = `jsonb_build_object('id', e.id, 'type', e.type, 'r
 export const EVENT_JSON = sql.raw(EVENT_JSON_SQL);
 
 /**
- * The common table expressions that write the events and their deliveries, for a statement that
- * makes the change itself (one round trip): `with <change>, ${eventCtes(events)} select ...`.
- * `before`, a select of (restaurant_id integer, type text, data jsonb) from the statement's own
- * rows, writes its events ahead of `events` (an edit's product events, from its history rows).
+ * The common table expressions that write the events and mark the transaction for the webhook
+ * worker, for a statement that makes the change itself (one round trip):
+ * `with <change>, ${eventCtes(events)} select ...`. `before`, a select of (restaurant_id integer,
+ * type text, data jsonb) from the statement's own rows, writes its events ahead of `events` (an
+ * edit's product events, from its history rows).
  */
 export function eventCtes(events: NewEvent[], before?: RawBuilder<unknown>) {
   const given = sql`select v.restaurant_id, v.type, v.data
@@ -31,17 +33,16 @@ export function eventCtes(events: NewEvent[], before?: RawBuilder<unknown>) {
   return sql`recorded_events as (
       insert into events (restaurant_id, type, data)
       ${before ? sql`${before} union all ${given}` : given}
-      returning id, restaurant_id, type, data, created_at
-    ), queued_deliveries as (
-      insert into webhook_deliveries (endpoint_id, event_id, event_type, payload)
-      select w.id, e.id, e.type, ${EVENT_JSON}
-      from recorded_events e
-      join webhook_endpoints w on w.restaurant_id = e.restaurant_id and e.type = any(w.events)
-        and w.disabled_at is null
+      returning restaurant_id
+    ), fanout as (
+      insert into webhook_fanout (restaurant_id, xid)
+      select r.restaurant_id, pg_current_xact_id() from (select distinct restaurant_id from recorded_events) r
+      where exists (select 1 from webhook_endpoints w where w.restaurant_id = r.restaurant_id and w.disabled_at is null)
+      on conflict do nothing
     )`;
 }
 
-/** Writes the events and their deliveries in one statement; call it inside the change's transaction. */
+/** Writes the events (and the worker's mark) in one statement; call it inside the change's transaction. */
 export async function recordEvents(trx: Db, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
   await sql`with ${eventCtes(events)} select 1`.execute(trx);

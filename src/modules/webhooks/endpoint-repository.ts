@@ -140,12 +140,18 @@ export type EndpointSummary = EndpointRow & {
   last_delivery_at: Date | null;
 };
 
-/** Every endpoint (of one restaurant when given) with its queue, for the command line. */
+/** Every endpoint (of one restaurant when given) with its queue (deliveries pending or not yet made), for the command line. */
 export async function summarizeEndpoints(db: Db, restaurantId: number | null): Promise<EndpointSummary[]> {
   const { rows } = await sql<EndpointSummary>`
     select w.id, w.restaurant_id, w.url, w.events, w.description, w.disabled_at, w.disabled_reason,
       w.previous_secret_expires_at, w.created_at,
-      count(*) filter (where d.status = 'pending')::int as pending,
+      count(*) filter (where d.status = 'pending')::int + (
+        -- committed events the worker has not handed out yet (fanout.ts)
+        select count(*)::int from webhook_fanout f
+        join events e on e.restaurant_id = f.restaurant_id and e.xid = f.xid
+        where f.restaurant_id = w.restaurant_id and e.type = any(w.events) and e.xid > w.created_xid
+          and w.disabled_at is null
+      ) as pending,
       count(*) filter (where d.status = 'failed')::int as failed,
       max(d.completed_at) as last_delivery_at
     from webhook_endpoints w left join webhook_deliveries d on d.endpoint_id = w.id

@@ -1,4 +1,5 @@
-// The delivery loop each server runs (src/server.ts): claim due deliveries, send them at once,
+// The delivery loop each server runs (src/server.ts): hand newly committed events to their
+// endpoints (fanout.ts), claim due deliveries, send them at once,
 // record each failure as it ends and the batch's successes in one statement once all have ended;
 // poll again at once while work remains, else after a short pause. stop() aborts the attempts in flight (they are recorded as
 // failed and retried later) and waits for the loop, so a shutdown is not held by a slow receiver.
@@ -14,6 +15,7 @@ import {
   recordSuccesses,
   type Success,
 } from './delivery-repository.ts';
+import { fanOut } from './fanout.ts';
 import { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from './retry-schedule.ts';
 import { createSender } from './sender.ts';
 import { signedHeaders } from './signer.ts';
@@ -80,7 +82,9 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     );
   }
 
+  /** One turn: hands out what committed since the last, then sends; returns how many deliveries it claimed. */
   async function runOnce(): Promise<number> {
+    await fanOut(db).catch(options.log);
     const claimed = await claimDue(db, batch, leaseMs);
     const successes: Success[] = [];
     await Promise.all(

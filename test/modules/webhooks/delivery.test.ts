@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
 import { eventsWorld, feedSettled } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
@@ -139,6 +140,8 @@ test('webhook delivery', async (t) => {
   await t.test('a delivery is marked failed after its last attempt', async () => {
     receiver.respond = (_req, res) => res.writeHead(500).end();
     await edit('Margherita Falha');
+    // Its delivery is made after the commit: handed out, then moved to its last attempt.
+    assert.equal(await fanOut(db), 1);
     await sql`update webhook_deliveries set attempts = 7 where status = 'pending'`.execute(db);
     assert.equal(await worker.runOnce(), 1);
     const [delivery] = await deliveries(endpoint.id);

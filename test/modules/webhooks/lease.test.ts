@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
+import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
 import { eventsWorld } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
@@ -35,7 +36,8 @@ test('a claimed delivery whose instance died', async (t) => {
   await t.test(
     'is not claimed again while its lease runs, and is attempted once it has run out',
     async () => {
-      // An instance claims the delivery and dies before recording anything.
+      // An instance hands the event out, claims its delivery and dies before recording anything.
+      await fanOut(world.db);
       assert.equal((await claimDue(world.db, 10, 60_000)).length, 1);
       assert.equal(await worker.runOnce(), 0);
       // The lease runs out (the clock is not waited on).
