@@ -55,8 +55,8 @@ function rejectStale(items: EditItem[], locked: Map<number, ProductRow>): void {
   const conflicts = items.flatMap((item, index) => {
     const current = locked.get(item.id)!.updated_at;
     const expected = item.edit.expected;
-    if (!expected || (expected.exact && expected.millis === current.getTime())) return [];
-    return [{ index, id: item.id, current_updated_at: current.toISOString() }];
+    if (!expected || (expected.exact && expected.millis === Date.parse(current))) return [];
+    return [{ index, id: item.id, current_updated_at: current }];
   });
   if (conflicts.length) throw errors.productUpdateConflict(conflicts);
 }

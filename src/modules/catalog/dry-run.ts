@@ -39,7 +39,7 @@ function preview({ current, next, changes }: EditPlan) {
     current: mapProduct(current, { alias: true }),
     proposed: mapProduct(next, { alias: true }),
     changes,
-    expected_updated_at: current.updated_at.toISOString(),
+    expected_updated_at: current.updated_at,
   };
 }
 

@@ -2,6 +2,7 @@
 // ListedProduct schema, each copied from the column of the same name, in the schema's order.
 import type { Static } from 'typebox';
 import { FISCAL_COLUMNS, type FiscalColumn, type FiscalValues } from '../../db/fiscal-columns.ts';
+import { isoText } from '../../db/iso-instant.ts';
 import { FLAG_FIELDS, MONEY_FIELDS, type ProductColumns } from '../../db/product-columns.ts';
 import { ByteWriter } from '../../lib/byte-writer.ts';
 import { ListedProduct } from './response-schemas.ts';
@@ -20,7 +21,19 @@ export const MAPPED_COLUMNS = [...FIELDS, ...FISCAL_COLUMNS];
 /** The columns every product read selects: internal ones (cost, fiscal_group_id...) are never read. */
 export const PRODUCT_COLUMNS = [...MAPPED_COLUMNS, 'brand_id', 'position'] as const;
 
-export type MappedRow = Pick<ProductColumns, keyof Fields | FiscalColumn>;
+/** The instants of a product, read as the ISO text the API shows (db/iso-instant.ts). */
+const INSTANTS = new Set(['created_at', 'updated_at']);
+type Instant = 'created_at' | 'updated_at';
+
+/** The SQL select list of `columns` of products aliased `alias`, the instants as ISO text. */
+export function selectList(columns: readonly string[], alias: string): string {
+  return columns
+    .map((c) => (INSTANTS.has(c) ? `${isoText(`${alias}."${c}"`)} as "${c}"` : `${alias}."${c}"`))
+    .join(', ');
+}
+
+export type MappedRow = Omit<Pick<ProductColumns, keyof Fields | FiscalColumn>, Instant> &
+  Record<Instant, string>;
 
 export type ProductRow = MappedRow & Pick<ProductColumns, 'brand_id' | 'position'>;
 
@@ -79,8 +92,7 @@ export function productsJson(rows: MappedRow[]): Buffer {
 function fields(row: MappedRow): Fields {
   const out: Record<string, unknown> = {};
   for (const key of FIELDS) {
-    const value = row[key];
-    out[key] = value instanceof Date ? value.toISOString() : value;
+    out[key] = row[key];
   }
   return out as Fields;
 }

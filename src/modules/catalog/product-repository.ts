@@ -5,11 +5,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { isoText } from '../../db/iso-instant.ts';
 import { type Prepared, prepared } from '../../db/prepared.ts';
 import { eventCtes, type NewEvent } from '../events/outbox.ts';
 import type { ProductValues } from './edit-input.ts';
 import type { Change, Destination } from './edit-plan.ts';
-import { FLAG_FIELDS, MONEY_FIELDS, PRODUCT_COLUMNS, type ProductRow } from './product-map.ts';
+import { FLAG_FIELDS, MONEY_FIELDS, PRODUCT_COLUMNS, type ProductRow, selectList } from './product-map.ts';
 
 /** Columns an edit may write, with their SQL types: the whitelist of names spliced into SQL. */
 const WRITABLE: Record<string, string> = {
@@ -25,7 +26,7 @@ const WRITABLE: Record<string, string> = {
 const quote = (c: string) => `"${c}"`;
 
 const lockRows = prepared<ProductRow>(
-  `select ${PRODUCT_COLUMNS.map(quote).join(', ')} from products
+  `select ${selectList(PRODUCT_COLUMNS, 'products')} from products
    where restaurant_id = $1 and id = any($2::integer[]) and removed_at is null
    order by id for no key update`,
 );
@@ -82,7 +83,11 @@ export async function insertProduct(
       brand_id: destination.brand_id,
       position: destination.last_position + 1,
     })
-    .returning(PRODUCT_COLUMNS)
+    .returning([
+      ...PRODUCT_COLUMNS.filter((c) => c !== 'created_at' && c !== 'updated_at'),
+      sql<string>`${sql.raw(isoText('created_at'))}`.as('created_at'),
+      sql<string>`${sql.raw(isoText('updated_at'))}`.as('updated_at'),
+    ])
     .executeTakeFirstOrThrow()) as ProductRow;
 }
 
@@ -117,13 +122,13 @@ export async function updateProducts(
   columns: string[],
   history: History,
   otherEvents: NewEvent[],
-): Promise<{ id: number; updated_at: Date }[]> {
+): Promise<{ id: number; updated_at: string }[]> {
   const written = columns.filter((c) => Object.hasOwn(WRITABLE, c));
   const set = sql.raw(written.map((c) => `${quote(c)} = v.${quote(c)}, `).join(''));
   const recordType = sql.raw(['id integer', ...written.map((c) => `${quote(c)} ${WRITABLE[c]}`)].join(', '));
   // Only these keys of each row, in this order (JSON.stringify's list of properties).
   const values = JSON.stringify(rows, ['id', ...written]);
-  const statement = sql<{ id: number; updated_at: Date }>`
+  const statement = sql<{ id: number; updated_at: string }>`
     with updated as (
       update products as p set ${set}
         updated_at = greatest(clock_timestamp(), p.updated_at + interval '1 millisecond')
@@ -142,11 +147,11 @@ export async function updateProducts(
       sql`select ${restaurantId}::integer, 'product.updated'::text, jsonb_build_object('product_id', h.product_id,
         'operation', ${history.operation}::text, 'changes', h.changes) from history h`,
     )}
-    select id, updated_at from updated`.compile(db);
+    select id, ${sql.raw(isoText('updated_at'))} as updated_at from updated`.compile(db);
   const run = editStatement(statement.sql);
   const { rows: updated } = run
     ? await run(db, statement.parameters)
-    : await db.executeQuery<{ id: number; updated_at: Date }>(statement);
+    : await db.executeQuery<{ id: number; updated_at: string }>(statement);
   return updated;
 }
 
@@ -157,9 +162,9 @@ export async function updateProducts(
  * beyond them runs unprepared.
  */
 const EDIT_SHAPES = 64;
-const editStatements = new Map<string, Prepared<{ id: number; updated_at: Date }>>();
+const editStatements = new Map<string, Prepared<{ id: number; updated_at: string }>>();
 
-function editStatement(text: string): Prepared<{ id: number; updated_at: Date }> | undefined {
+function editStatement(text: string): Prepared<{ id: number; updated_at: string }> | undefined {
   let run = editStatements.get(text);
   if (!run && editStatements.size < EDIT_SHAPES) {
     run = prepared(text);

@@ -3,9 +3,9 @@
 // only the columns mapProduct reads. Every query is scoped by the restaurant.
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
-import { MAPPED_COLUMNS, type MappedRow } from './product-map.ts';
+import { MAPPED_COLUMNS, type MappedRow, selectList } from './product-map.ts';
 
-const COLUMNS = MAPPED_COLUMNS.map((c) => `p."${c}"`).join(', ');
+const COLUMNS = selectList(MAPPED_COLUMNS, 'p');
 
 type Version = { catalog_version: number };
 

@@ -5,18 +5,17 @@
 // same whatever the number of endpoints. The delivered body is the event as the feed shows it.
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { ISO_FORMAT, isoText } from '../../db/iso-instant.ts';
 import type { EventType } from './event-types.ts';
 
 export type NewEvent = { restaurant_id: number; type: EventType; data: Record<string, unknown> };
 
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-
 /** `created_at` as the feed's Date.toISOString() writes it (timestamptz(3): milliseconds). */
-export const ISO_INSTANT = sql.raw(ISO);
+export const ISO_INSTANT = sql.raw(ISO_FORMAT);
 
 /** The event as the feed shows it and a webhook sends it, as jsonb, from a row `e` of events (SQL text). */
 export const EVENT_JSON_SQL = `jsonb_build_object('id', e.id, 'type', e.type, 'restaurant_id', e.restaurant_id,
-  'created_at', to_char(e.created_at at time zone 'UTC', ${ISO}), 'data', e.data)`;
+  'created_at', ${isoText('e.created_at')}, 'data', e.data)`;
 
 export const EVENT_JSON = sql.raw(EVENT_JSON_SQL);
 

@@ -15,6 +15,15 @@ import {
 } from '../../../src/modules/catalog/product-map.ts';
 import { Catalog, Product } from '../../../src/modules/catalog/response-schemas.ts';
 
+type Instants = Omit<ProductRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+/** A row read the plain way (Kysely, Dates) in the shape the service reads it (instants as ISO text). */
+const asText = (row: Instants): ProductRow => ({
+  ...row,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
+
 const Params = Type.Object({ restaurantId: Type.Integer(), productId: Type.Optional(Type.Integer()) });
 
 export function oracleRoutes(fastify: FastifyInstance): void {
@@ -55,7 +64,7 @@ export function oracleRoutes(fastify: FastifyInstance): void {
           category = { id, name, position, available, products: [] };
           categories.set(row.c_id, category);
         }
-        if (row.id !== null) category.products.push(mapProduct(row as ProductRow, { alias: false }));
+        if (row.id !== null) category.products.push(mapProduct(asText(row as Instants), { alias: false }));
       }
       return [...categories.values()];
     },
@@ -72,7 +81,7 @@ export function oracleRoutes(fastify: FastifyInstance): void {
         .where('removed_at', 'is', null)
         .executeTakeFirst();
       if (!row) throw errors.productNotFound();
-      return mapProduct(row as ProductRow, { alias: true });
+      return mapProduct(asText(row), { alias: true });
     },
   );
 }
