@@ -23,15 +23,13 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
-import type { Principal } from '../src/http/principal.ts';
-import { createEndpoint } from '../src/modules/webhooks/endpoint-service.ts';
 import { startHelper } from './child-process.ts';
-import { issueCredentials } from './credentials.ts';
+import { benchEndpoint, issueCredentials } from './credentials.ts';
 import { catalogIds, seedCatalog } from './data-catalog.ts';
 import { type BenchRequest, summarize, type Throughput, type Window, window } from './load.ts';
 import { topFunctions } from './profile-top.ts';
 import { json } from './scenario.ts';
-import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { serverEnv } from './server-env.ts';
 import { type LaunchedServer, launchServer } from './server-launcher.ts';
 
 const { values } = parseArgs({
@@ -161,17 +159,7 @@ async function startArm(name: string): Promise<Arm> {
       execute function bench_drop_event()`.execute(db);
   }
   await sql`analyze`.execute(db);
-  if (endpoint) {
-    const session: Principal = {
-      kind: 'restaurant_session',
-      sessionId: 'bench',
-      restaurantIds: [RESTAURANT],
-      scopes: [],
-    };
-    const keys = { secretKey: BENCH_SECRETS.fiscalTokenKey, allowPrivate: true };
-    const events: ['product.updated', 'menu.updated'] = ['product.updated', 'menu.updated'];
-    await createEndpoint(db, RESTAURANT, session, { url: hook, events }, keys);
-  }
+  if (endpoint) await benchEndpoint(db, RESTAURANT, hook, ['product.updated', 'menu.updated']);
   const credential = (await issueCredentials(db, [RESTAURANT])).get(RESTAURANT)!;
   const pending = async () => {
     if (!endpoint) return 0;

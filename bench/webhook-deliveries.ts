@@ -10,11 +10,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { Principal } from '../src/http/principal.ts';
 import { recordEvents } from '../src/modules/events/outbox.ts';
-import { createEndpoint } from '../src/modules/webhooks/endpoint-service.ts';
 import { createWebhookWorker } from '../src/modules/webhooks/worker.ts';
 import { startHelper } from './child-process.ts';
+import { benchEndpoint } from './credentials.ts';
 import { BENCH_SECRETS } from './server-env.ts';
 
 const { values } = parseArgs({ options: { events: { type: 'string' }, rounds: { type: 'string' } } });
@@ -39,14 +38,7 @@ await sql`insert into restaurants (id, name, accepts_scheduling) values (${RESTA
   db,
 );
 const receiver = await startHelper(new URL('./webhook-receiver.ts', import.meta.url));
-const session: Principal = {
-  kind: 'restaurant_session',
-  sessionId: 'bench',
-  restaurantIds: [RESTAURANT],
-  scopes: [],
-};
-const keys = { secretKey: BENCH_SECRETS.fiscalTokenKey, allowPrivate: true };
-await createEndpoint(db, RESTAURANT, session, { url: receiver.url, events: ['product.updated'] }, keys);
+await benchEndpoint(db, RESTAURANT, receiver.url, ['product.updated']);
 const worker = createWebhookWorker({
   db,
   secretKey: BENCH_SECRETS.fiscalTokenKey,

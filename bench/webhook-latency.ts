@@ -13,11 +13,9 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
-import type { Principal } from '../src/http/principal.ts';
 import { recordEvents } from '../src/modules/events/outbox.ts';
-import { createEndpoint } from '../src/modules/webhooks/endpoint-service.ts';
-import { issueCredentials } from './credentials.ts';
-import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { benchEndpoint, issueCredentials } from './credentials.ts';
+import { serverEnv } from './server-env.ts';
 import { launchServer } from './server-launcher.ts';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, rate: { type: 'string' } } });
@@ -71,14 +69,7 @@ for (let r = 0; r < RESTAURANTS; r++) {
     insert into products (restaurant_id, product_category_id, name, price, position, schedules)
     select ${id}, ${category.id}, 'Prato ' || n, 30, n, '[]' from generate_series(1, ${PRODUCTS}) n
     returning id`.execute(handle.db);
-  const session: Principal = {
-    kind: 'restaurant_session',
-    sessionId: 'bench',
-    restaurantIds: [id],
-    scopes: [],
-  };
-  const keys = { secretKey: BENCH_SECRETS.fiscalTokenKey, allowPrivate: true };
-  await createEndpoint(handle.db, id, session, { url: hook, events: ['product.updated'] }, keys);
+  await benchEndpoint(handle.db, id, hook, ['product.updated']);
   restaurants.push({ id, products: rows.map((row) => row.id) });
 }
 // The feed-against-NF-e comparison: a full first page of events and 100 notes of one restaurant.
