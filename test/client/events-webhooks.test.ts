@@ -80,14 +80,14 @@ test('the client and webhook verification', async (t) => {
 
   await t.test('verifyWebhook accepts either secret during a rotation', async () => {
     const [current, previous] = [newSecret(), newSecret()];
-    const headers = signedHeaders([current, previous], 'evt_2', '{"id":"evt_2"}');
+    const headers = signedHeaders([new Webhook(current), new Webhook(previous)], 'evt_2', '{"id":"evt_2"}');
     for (const secret of [current, previous])
       assert.equal((await verifyWebhook(secret, headers, '{"id":"evt_2"}')).id, 'evt_2');
   });
 
   await t.test('verifyWebhook refuses another secret, an altered body and an old timestamp', async () => {
     const secret = newSecret();
-    const headers = signedHeaders([secret], 'evt_3', '{"a":1}');
+    const headers = signedHeaders([new Webhook(secret)], 'evt_3', '{"a":1}');
     const refusedWith = async (why: RegExp, ...args: Parameters<typeof verifyWebhook>) =>
       assert.rejects(verifyWebhook(...args), (err: ComandaError) => {
         assert.equal(err.key, 'webhook_verification_failed');
@@ -96,7 +96,7 @@ test('the client and webhook verification', async (t) => {
       });
     await refusedWith(/no signature matches/, newSecret(), headers, '{"a":1}');
     await refusedWith(/no signature matches/, secret, headers, '{"a":2}');
-    const old = signedHeaders([secret], 'evt_3', '{"a":1}', new Date(Date.now() - 10 * 60_000));
+    const old = signedHeaders([new Webhook(secret)], 'evt_3', '{"a":1}', new Date(Date.now() - 10 * 60_000));
     await refusedWith(/timestamp/, secret, old, '{"a":1}');
     await refusedWith(
       /webhook-signature header is missing/,

@@ -1,5 +1,6 @@
 // The one map from a product row to the API shape (contract 2.2, 2.3): the fields of the
 // ListedProduct schema, each copied from the column of the same name, in the schema's order.
+import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { FISCAL_COLUMNS, type FiscalColumn, type FiscalValues } from '../../db/fiscal-columns.ts';
 import { isoText } from '../../db/iso-instant.ts';
@@ -31,6 +32,11 @@ export function selectList(columns: readonly string[], alias: string): string {
     .map((c) => (INSTANTS.has(c) ? `${isoText(`${alias}."${c}"`)} as "${c}"` : `${alias}."${c}"`))
     .join(', ');
 }
+
+/** PRODUCT_COLUMNS as Kysely selections (an insert's returning), the instants as ISO text. */
+export const PRODUCT_SELECTIONS = PRODUCT_COLUMNS.map((c) =>
+  INSTANTS.has(c) ? sql<string>`${sql.raw(isoText(`"${c}"`))}`.as(c) : c,
+);
 
 export type MappedRow = Omit<Pick<ProductColumns, keyof Fields | FiscalColumn>, Instant> &
   Record<Instant, string>;

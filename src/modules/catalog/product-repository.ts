@@ -10,7 +10,14 @@ import { type Prepared, prepared } from '../../db/prepared.ts';
 import { eventCtes, type NewEvent } from '../events/outbox.ts';
 import type { ProductValues } from './edit-input.ts';
 import type { Change, Destination } from './edit-plan.ts';
-import { FLAG_FIELDS, MONEY_FIELDS, PRODUCT_COLUMNS, type ProductRow, selectList } from './product-map.ts';
+import {
+  FLAG_FIELDS,
+  MONEY_FIELDS,
+  PRODUCT_COLUMNS,
+  PRODUCT_SELECTIONS,
+  type ProductRow,
+  selectList,
+} from './product-map.ts';
 
 /** Columns an edit may write, with their SQL types: the whitelist of names spliced into SQL. */
 const WRITABLE: Record<string, string> = {
@@ -83,11 +90,7 @@ export async function insertProduct(
       brand_id: destination.brand_id,
       position: destination.last_position + 1,
     })
-    .returning([
-      ...PRODUCT_COLUMNS.filter((c) => c !== 'created_at' && c !== 'updated_at'),
-      sql<string>`${sql.raw(isoText('created_at'))}`.as('created_at'),
-      sql<string>`${sql.raw(isoText('updated_at'))}`.as('updated_at'),
-    ])
+    .returning(PRODUCT_SELECTIONS)
     .executeTakeFirstOrThrow()) as ProductRow;
 }
 

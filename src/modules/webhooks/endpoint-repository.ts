@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { ISO_INSTANT } from '../events/outbox.ts';
+import { SUBSCRIBED } from './fanout.ts';
 
 export const ENDPOINT_COLUMNS = [
   'id',
@@ -149,8 +150,7 @@ export async function summarizeEndpoints(db: Db, restaurantId: number | null): P
         -- committed events the worker has not handed out yet (fanout.ts)
         select count(*)::int from webhook_fanout f
         join events e on e.restaurant_id = f.restaurant_id and e.xid = f.xid
-        where f.restaurant_id = w.restaurant_id and e.type = any(w.events) and e.xid > w.created_xid
-          and w.disabled_at is null
+        where f.restaurant_id = w.restaurant_id and ${SUBSCRIBED}
       ) as pending,
       count(*) filter (where d.status = 'failed')::int as failed,
       max(d.completed_at) as last_delivery_at

@@ -7,6 +7,14 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { EVENT_JSON } from '../events/outbox.ts';
 
+/**
+ * Which endpoint `w` an event `e` of its restaurant goes to (SQL): subscribed to its type, enabled,
+ * and created by an earlier transaction.
+ */
+export const SUBSCRIBED = sql.raw(
+  'e.type = any(w.events) and w.disabled_at is null and e.xid > w.created_xid',
+);
+
 /** Transactions handed out by one statement. */
 export const FANOUT_BATCH = 100;
 
@@ -23,8 +31,7 @@ export async function fanOut(db: Db, limit = FANOUT_BATCH): Promise<number> {
       select w.id, e.id, e.type, ${EVENT_JSON}
       from taken t
       join events e on e.restaurant_id = t.restaurant_id and e.xid = t.xid
-      join webhook_endpoints w on w.restaurant_id = e.restaurant_id and e.type = any(w.events)
-        and w.disabled_at is null and e.xid > w.created_xid
+      join webhook_endpoints w on w.restaurant_id = e.restaurant_id and ${SUBSCRIBED}
       order by e.seq, w.id
     )
     select count(*)::int as taken from taken`.execute(db);

@@ -3,20 +3,16 @@
 // secret separated by spaces, so a receiver still holding the previous secret verifies during the
 // 24 hours after a rotation.
 import { randomBytes } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import type { Webhook } from 'standardwebhooks';
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64, as the specification shows them. */
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** A live secret: its text, or its Webhook already made (the worker keeps one per secret in use). */
-export type SigningSecret = string | Webhook;
-
-export function signedHeaders(secrets: SigningSecret[], id: string, body: string, now = new Date()) {
+/** The headers of a delivery signed with each live secret's signer (the worker keeps one per secret in use). */
+export function signedHeaders(signers: Webhook[], id: string, body: string, now = new Date()) {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-    'webhook-signature': secrets
-      .map((secret) => (typeof secret === 'string' ? new Webhook(secret) : secret).sign(id, now, body))
-      .join(' '),
+    'webhook-signature': signers.map((signer) => signer.sign(id, now, body)).join(' '),
   };
 }

@@ -70,6 +70,17 @@ test('a committed transaction is handed out once, to the endpoints made before i
   });
 });
 
+test('a disabled endpoint is handed nothing, its enabled neighbour everything', async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const enabled = await withEndpoint(world, ['product.updated']);
+  const disabled = await withEndpoint(world, ['product.updated']);
+  await sql`update webhook_endpoints set disabled_at = now(), disabled_reason = 'every delivery failed for 3 days'
+    where id = ${disabled}`.execute(world.db);
+  await edit(world, 'Margherita 3');
+  assert.equal(await fanOut(world.db), 1);
+  assert.deepEqual(await delivered(world), { [enabled]: ['product.updated'] });
+});
+
 test('a rolled-back write and a restaurant without an endpoint leave nothing to hand out', async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   await withEndpoint(world);
