@@ -4,6 +4,7 @@
 // `mapBody` (detail-pool.ts), which may move it. Every failure is logged here (status and a body
 // excerpt, never the token in any form: src/lib/secret-forms.ts) and answers the 502
 // fiscal_upstream_error, saying whether the provider could be reached (lib/network-errors.ts).
+import type { Readable } from 'node:stream';
 import { request } from 'undici';
 import { errors } from '../../http/errors.ts';
 import { describe, isUnreachable } from '../../lib/network-errors.ts';
@@ -92,7 +93,10 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
   const { statusCode, body } = response;
   const declared = Number(response.headers['content-length']);
   if (statusCode < 200 || statusCode > 299 || declared > maxBytes) {
-    const excerpt = await readCapped(body, EXCERPT_BYTES).catch(() => Buffer.alloc(0));
+    const excerpt = await collect(body, EXCERPT_BYTES).then(
+      ({ chunks }) => Buffer.concat(chunks).subarray(0, EXCERPT_BYTES),
+      () => Buffer.alloc(0),
+    );
     const reason = statusCode >= 300 && statusCode < 400 ? 'redirect not followed' : 'unexpected status';
     throw new ProviderFailure(
       declared > maxBytes ? 'body over the size limit' : reason,
@@ -100,33 +104,36 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
       excerpt.toString(),
     );
   }
-  const content = await readCapped(body, maxBytes + 1, declared);
-  if (content.length > maxBytes) throw new ProviderFailure('body over the size limit', statusCode);
+  const { chunks, size } = await collect(body, maxBytes);
+  if (size > maxBytes) throw new ProviderFailure('body over the size limit', statusCode);
+  // Joined once, into memory of its own: a large body can be moved to a worker.
+  const content = Buffer.allocUnsafeSlow(size);
+  let at = 0;
+  for (const chunk of chunks) at += chunk.copy(content, at);
   return { status: statusCode, body: content };
 }
 
 /**
- * Reads at most `limit` bytes into one buffer of its own (as long as the declared length, else
- * grown as chunks come), then destroys the stream so the rest is never downloaded.
+ * The body's chunks as they come, until it ends or passes `limit` bytes (then it is destroyed, so
+ * the rest is never downloaded). The stream flows: a fast sender's queued megabytes are never
+ * joined on the loop in one go, as an async iterator's reads would.
  */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): unknown },
-  limit: number,
-  declared = NaN,
-) {
-  let into = Buffer.allocUnsafeSlow(declared >= 0 && declared < limit ? declared : Math.min(limit, 65_536));
+function collect(body: Readable, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    if (size + chunk.length > into.length && into.length < limit) {
-      const grown = Buffer.allocUnsafeSlow(Math.min(limit, Math.max(2 * into.length, size + chunk.length)));
-      into.copy(grown, 0, 0, size);
-      into = grown;
-    }
-    size += chunk.copy(into, size);
-    if (size >= limit) {
-      body.destroy();
-      break;
-    }
-  }
-  return into.subarray(0, size);
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      body.off('data', onData);
+      resolve({ chunks, size });
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        body.destroy();
+        done();
+      }
+    };
+    body.on('data', onData).once('end', done).once('error', reject);
+  });
 }

@@ -178,6 +178,26 @@ test('a body over 5 MiB is a 502', async () => {
   assert.match(String(logged[0].details.reason), /size limit/);
 });
 
+test('a body sent in chunks without a length is read whole up to the cap, and one byte more is a 502', async (t) => {
+  const maxBytes = 300_000;
+  const document = JSON.stringify(buildProviderDocument(note));
+  let size = maxBytes;
+  const server = createServer((_req, res) => {
+    const body = Buffer.from(document.padEnd(size, ' '));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    for (let at = 0; at < body.length; at += 7000) res.write(body.subarray(at, at + 7000));
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => server.close(resolve)));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const answer = await fetchNote({ baseUrl, maxBytes });
+  assert.equal(answer.summary.total, '300.00');
+  size = maxBytes + 1;
+  await assertUpstreamFailure(fetchNote({ baseUrl, maxBytes }), 200);
+  assert.match(String(logged[0].details.reason), /size limit/);
+});
+
 test('a declared content length over the cap is refused', async () => {
   await assertUpstreamFailure(fetchNote({ accessKey: BIG_KEY, maxBytes: 1000 }), 200);
 });
