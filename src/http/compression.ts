@@ -5,19 +5,23 @@
 //
 // Bodies kept by a cache (the listing, cash-flow pages, the NF-e list: one Buffer per data
 // version) are compressed once per encoding and Buffer, and the compressed form is held as long
-// as the cache holds the Buffer (a WeakMap: nothing to evict, nothing counted twice). The menu's
+// as the cache holds the Buffer (a WeakMap: nothing to evict, nothing counted twice). Caches of
+// answers pack them as gzip (`keptBodies`): a body read back from its packed form is sent to a
+// client that takes gzip as those very bytes, neither inflated nor compressed again. The menu's
 // body is made per request (its head carries the instant it was evaluated at): one known to be
 // short is sent as it is; a longer one goes as gzip, its head compressed per request and its rest
 // once per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
 // call. Strings (bodies of the schema serialisers) and bodies rendered for one answer
 // (json-reply.ts sendRenderedJson) are left to @fastify/compress.
 import { Readable } from 'node:stream';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import v8 from 'node:v8';
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { Counter } from 'prom-client';
+import { exact, type Packing } from '../lib/versioned-cache.ts';
 import { renderedOnce } from './json-reply.ts';
 
 /** Bodies under this many bytes are never compressed. */
@@ -54,6 +58,43 @@ function compressedOnce(body: Buffer, encoding: Encoding): Buffer {
     forms[encoding] = encoded;
   }
   return encoded;
+}
+
+/** An answer's bytes kept by a cache (lib/versioned-cache.ts) for the data version they were read at. */
+export type KeptBody = { version: number; body: Buffer };
+
+/** The body of an answer unpacked from `gzip`, which a gzip client is then sent as it is. */
+function gunzipped(gzip: Buffer, length: number): Buffer {
+  const body = exact(gunzipSync(gzip, { chunkSize: Math.max(64, length) }));
+  held.set(body, { gzip });
+  return body;
+}
+
+/**
+ * The options of a packed cache of answers: each packed as gzip (the compressed form a gzip
+ * client is sent, made once), and counted with its key (a text key of a hundred bytes or so).
+ */
+export const keptBodies: { packing: Packing<KeptBody>; sizeOf: (kept: KeptBody) => number } = {
+  packing: {
+    pack: ({ body }) => ({ packed: compressedOnce(body, 'gzip'), length: body.length }),
+    unpack: (packed, length, version) => ({ version, body: gunzipped(packed, length) }),
+  },
+  sizeOf: ({ body }) => body.length + 300,
+};
+
+/** As keptBodies' packing, for an entry that holds more than its body: the rest is v8.serialize'd beside it. */
+export function bodyAsGzip<T extends KeptBody>(): Packing<T> {
+  return {
+    pack: (value) => ({
+      packed: v8.serialize({ ...value, body: compressedOnce(value.body, 'gzip') }),
+      length: value.body.length,
+    }),
+    unpack(packed, length) {
+      const value = v8.deserialize(packed) as T;
+      value.body = gunzipped(value.body, length);
+      return value;
+    },
+  };
 }
 
 /**

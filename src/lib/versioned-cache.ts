@@ -8,8 +8,8 @@
 // query, as text. Least recently used keys go first past the byte budget. (The feed also keeps only
 // pages from which the xmin rule held nothing back: src/modules/events/feed-cache.ts.)
 //
-// A cache made with `packed: true` keeps every entry compressed (v8.serialize, then zstd) and only
-// the most recently read ones as they are too (a quarter of the budget): read once by 1,000
+// A cache made with `packed: true` keeps every entry compressed (v8.serialize, then zstd, or the
+// `packing` it is given) and only the most recently read ones as they are too (a quarter of the budget): read once by 1,000
 // restaurants, rendered menus, listings and pages are JSON that compresses 15 to 25 times, so the
 // whole set fits where a tenth of it did, and a read of a restaurant nobody read lately unpacks its
 // entry (about 0.2 ms for a 300 KB catalog) instead of reloading it from the database and
@@ -51,14 +51,23 @@ export type VersionedCacheBase = {
   onRead?: (source: ReadSource) => void;
   /**
    * Keep every entry compressed, the most recently read a quarter of the budget also as they
-   * are. Values must survive v8.serialize (plain data, Buffers, typed arrays, Maps).
+   * are. Values must survive v8.serialize (plain data, Buffers, typed arrays, Maps), unless the
+   * cache is given its own `packing`.
    */
   packed?: boolean;
+};
+
+/** How a packed cache compresses an entry (`length`: what unpack() is told) and reads it back. */
+export type Packing<T> = {
+  pack(value: T): { packed: Buffer; length: number };
+  unpack(packed: Buffer, length: number, version: number): T;
 };
 
 export type VersionedCacheOptions<T> = VersionedCacheBase & {
   /** An entry's size for the budget: its `bytes` by default (give it when entries have none). */
   sizeOf?: (value: T) => number;
+  /** With `packed`: how entries are compressed; v8.serialize, then zstd, by default. */
+  packing?: Packing<T>;
 };
 
 const named = new Map<string, { bytes(): number; budget: number }>();
@@ -106,17 +115,23 @@ export function exact(bytes: Buffer): Buffer {
 /** A value compressed, with its serialised length: the output is then one chunk of that size. */
 type Packed = { version: number; packed: Buffer; length: number };
 
-export function pack(value: { version: number }): Packed {
-  const serialised = v8.serialize(value);
-  return {
-    version: value.version,
-    packed: exact(zstdCompressSync(serialised, ZSTD)),
-    length: serialised.length,
-  };
+/** Any value that survives v8.serialize, then zstd: `length` is its serialised length. */
+const serialised: Packing<unknown> = {
+  pack(value) {
+    const bytes = v8.serialize(value);
+    return { packed: zstdCompressSync(bytes, ZSTD), length: bytes.length };
+  },
+  unpack: (packed, length) =>
+    v8.deserialize(exact(zstdDecompressSync(packed, { chunkSize: Math.max(64, length) }))),
+};
+
+export function pack<T extends { version: number }>(value: T, packing = serialised as Packing<T>): Packed {
+  const { packed, length } = packing.pack(value);
+  return { version: value.version, packed: exact(packed), length };
 }
 
-export const unpack = <T>({ packed, length }: Packed): T =>
-  v8.deserialize(exact(zstdDecompressSync(packed, { chunkSize: Math.max(64, length) }))) as T;
+export const unpack = <T>({ packed, length, version }: Packed, packing = serialised as Packing<T>): T =>
+  packing.unpack(packed, length, version);
 
 function lru<K extends string | number, V extends object>(
   maxSize: number,
@@ -143,6 +158,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
     onRead = () => {},
     sizeOf = (value: T) => (value as Partial<Versioned>).bytes ?? 0,
     packed: packs = false,
+    packing = serialised as Packing<T>,
   } = options;
   const evicted = () => {
     if (name) evictions.inc({ cache: name });
@@ -196,7 +212,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
     const previous = entries?.peek(key)?.value.version ?? packedEntries.peek(key)?.version;
     if (previous !== undefined && previous > value.version) return;
     if (packedEntries.peek(key)?.version === value.version) return;
-    const entry = pack(value);
+    const entry = pack(value, packing);
     if (entry.packed.length + PACKED_OVERHEAD > packedEntries.maxSize) packedEntries.delete(key);
     else packedEntries.set(key, entry);
   }
@@ -213,7 +229,7 @@ export function createVersionedCache<T extends { version: number }, K extends st
     }
     const kept = packedEntries?.get(key);
     if (kept?.version !== version) return undefined;
-    const value = unpack<T>(kept);
+    const value = unpack(kept, packing);
     keep(key, value);
     onRead('packed');
     return value;

@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { register } from 'prom-client';
+import { installCompression, type KeptBody, keptBodies } from '../../src/http/compression.ts';
+import { createVersionedCache } from '../../src/lib/versioned-cache.ts';
 import { buildTestApp } from '../support/app.ts';
 import { menuWorld } from '../support/menu-world.ts';
 import { bearerFor } from '../support/tokens.ts';
@@ -142,4 +145,25 @@ test('compression', async (t) => {
     assert.equal(res.rawPayload.length, 0);
     assert.equal(res.headers['content-encoding'], undefined);
   });
+});
+
+test("an answer read back from a cache's gzip form is sent to a gzip client as those bytes, not compressed again", async (t) => {
+  const app = Fastify();
+  t.after(() => app.close());
+  await installCompression(app, 0);
+  // Room for one answer as it is (a quarter of the budget): the other is packed when it leaves.
+  const cache = createVersionedCache<KeptBody, string>({ maxBytes: 40_000, packed: true, ...keptBodies });
+  const body = (text: string) => Buffer.from(JSON.stringify({ items: Array(800).fill(text) }));
+  cache.set('a', { version: 1, body: body('menu a') });
+  cache.set('b', { version: 1, body: body('menu b') });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(cache.held('a'), undefined, 'a is kept only packed');
+  app.get('/a', (_request, reply) => reply.type('application/json').send(cache.current('a', 1)?.body));
+  const before = await compressions();
+  const gzip = await app.inject({ url: '/a', headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(gzip.headers['content-encoding'], 'gzip');
+  assert.deepEqual(gunzipSync(gzip.rawPayload), body('menu a'));
+  const plain = await app.inject({ url: '/a' });
+  assert.deepEqual(plain.rawPayload, body('menu a'));
+  assert.equal(await compressions(), before, 'nothing was compressed for either answer');
 });

@@ -11,6 +11,7 @@
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
+import { bodyAsGzip } from '../../http/compression.ts';
 import { errors } from '../../http/errors.ts';
 import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { createListingWriter, type Listing, productDetail } from './listing.ts';
@@ -42,6 +43,7 @@ export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
     maxBytes,
     name: 'listing',
     packed: true,
+    packing: bodyAsGzip(),
     onRead: (source) => reads.inc({ source }),
   });
 

@@ -8,6 +8,7 @@
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
+import { type KeptBody, keptBodies } from '../../http/compression.ts';
 import type { Principal } from '../../http/principal.ts';
 import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { decodeCursor } from './cursor.ts';
@@ -19,8 +20,6 @@ const reads = new Counter({
   help: 'GET /v1/events reads by where the page came from: memory, unpacked from its compressed form, or a render from the database',
   labelNames: ['source'],
 });
-
-type KeptPage = { version: number; bytes: number; body: Buffer };
 
 /** Everything a page depends on besides the data. */
 const pageKey = (restaurantId: number, { types, afterText, limit }: PageQuery) =>
@@ -35,10 +34,11 @@ export type EventFeedReader = (
 
 /** One per app instance; other instances' writes reach it through events_version. */
 export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader {
-  const cache = createVersionedCache<KeptPage, string>({
+  const cache = createVersionedCache<KeptBody, string>({
     maxBytes,
     name: 'event_feed',
     packed: true,
+    ...keptBodies,
     onRead: (source) => reads.inc({ source }),
   });
   return async (restaurant, principal, query, retentionDays) => {
@@ -57,8 +57,7 @@ export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader
     reads.inc({ source: 'database' });
     const { body, final } = await renderFeedPage(db, restaurant.id, page);
     // No such restaurant (a token outliving it) has nothing to keep.
-    if (final && version !== undefined)
-      cache.set(key, { version, bytes: body.length + 2 * key.length + 100, body });
+    if (final && version !== undefined) cache.set(key, { version, body });
     return body;
   };
 }

@@ -8,6 +8,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
+import { type KeptBody, keptBodies } from '../../http/compression.ts';
 import { createVersionedCache, exact, type VersionedCache } from '../../lib/versioned-cache.ts';
 import {
   countRead,
@@ -25,7 +26,6 @@ import { type CashFlowSummary, learnStarts, loadSummary, pageStart } from './cas
 export type Listing = Static<typeof CashFlowsResponse>;
 /** The route's own serialiser (its response schema), so a kept page has the bytes it always had. */
 export type Render = (listing: Listing) => string;
-type Rendered = { version: number; body: Buffer };
 
 function listing(f: CashFlowFilter, summary: CashFlowSummary, page: CashFlowPage): Listing {
   const children = Map.groupBy(page.items, (row) => row.parent_id);
@@ -45,7 +45,7 @@ function listing(f: CashFlowFilter, summary: CashFlowSummary, page: CashFlowPage
 
 export type CashFlowCaches = {
   summaries: VersionedCache<CashFlowSummary, string>;
-  pages: VersionedCache<Rendered, string>;
+  pages: VersionedCache<KeptBody, string>;
 };
 /** An entry's size for the budget: its own and its key's (text keys of a hundred bytes or so). */
 const withKey = (bytes: number) => bytes + 300;
@@ -63,7 +63,7 @@ export function createCashFlowCaches(pageBytes = MAX_PAGE_BYTES): CashFlowCaches
       maxBytes: pageBytes,
       name: 'cash_flow_pages',
       packed: true,
-      sizeOf: (p: Rendered) => withKey(p.body.length),
+      ...keptBodies,
     }),
   };
 }

@@ -6,6 +6,7 @@
 import { Counter } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
+import { type KeptBody, keptBodies } from '../../http/compression.ts';
 import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
@@ -20,8 +21,6 @@ const reads = new Counter({
 /** Rendered lists of all restaurants and queries kept per instance; a larger list is rendered per read. */
 export const NFE_LIST_CACHE_BYTES = 16 * 1024 * 1024;
 
-type RenderedList = { version: number; bytes: number; body: Buffer };
-
 /** Everything the answer depends on besides the data: two queries with one key answer the same bytes. */
 export function listKey(restaurantId: number, filter: NfeListFilter): string {
   const { start, endInclusive, pending, brandId } = filter;
@@ -32,10 +31,11 @@ export type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) 
 
 /** One per app instance; other instances' writes reach it through nfe_version. */
 export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): NfeListReader {
-  const cache = createVersionedCache<RenderedList, string>({
+  const cache = createVersionedCache<KeptBody, string>({
     maxBytes,
     name: 'nfe_list',
     packed: true,
+    ...keptBodies,
     onRead: (source) => reads.inc({ source }),
   });
   return async (restaurant, query) => {
@@ -46,11 +46,10 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
     // No such restaurant (a token outliving it): nothing to keep.
     if (version === undefined) return renderReceivedNfeList(db, restaurantId, filter);
     const key = listKey(restaurantId, filter);
-    const list = await cache.get(key, version, async () => {
-      const body = await renderReceivedNfeList(db, restaurantId, filter);
-      const bytes = body.length + 2 * key.length + 100;
-      return { version, bytes, body };
-    });
+    const list = await cache.get(key, version, async () => ({
+      version,
+      body: await renderReceivedNfeList(db, restaurantId, filter),
+    }));
     return list.body;
   };
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import { register } from 'prom-client';
 import { FISCAL_COLUMNS } from '../../../src/db/fiscal-columns.ts';
 import { restaurantOf } from '../../../src/db/restaurant-state.ts';
 import { LISTING_BATCH } from '../../../src/modules/catalog/read-repository.ts';
@@ -10,6 +11,11 @@ import { createCatalogReader } from '../../../src/modules/catalog/read-service.t
 import { addCategory, addProduct } from '../../support/catalog-world.ts';
 import { catalogApp } from './helpers.ts';
 import { oracleRoutes, schemaValidators } from './oracle.ts';
+
+async function listingReads(source: string): Promise<number> {
+  const metric = await register.getSingleMetric('catalog_listing_reads_total')?.get();
+  return metric?.values.find((v) => v.labels.source === source)?.value ?? 0;
+}
 
 const ALL_FISCAL = Object.fromEntries(FISCAL_COLUMNS.map((c, i) => [c, i % 3 ? `0${i}` : `${i},5 "x"`]));
 
@@ -124,6 +130,17 @@ test('rendered bytes equal the response schema serialiser', async (t) => {
       assert.deepEqual(product, JSON.parse(await expectedProduct(trickyId)));
     },
   );
+
+  await t.test('a listing read back from its packed form is the same bytes', async () => {
+    const expected = await expectedListing();
+    // Too large for the unpacked quarter of the budget, so kept packed only.
+    const reader = createCatalogReader(db, 2 * Buffer.byteLength(expected));
+    assert.equal((await reader.listing(restaurantOf(db, restaurantA))).toString(), expected);
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = await listingReads('packed');
+    assert.equal((await reader.listing(restaurantOf(db, restaurantA))).toString(), expected);
+    assert.equal(await listingReads('packed'), before + 1, 'the second read came from the packed form');
+  });
 
   await t.test('a restaurant without categories lists [] and an unknown restaurant too', async () => {
     const empty = await db
