@@ -90,18 +90,47 @@ function meanProducts(list: Tenant[]): Record<Spread, number> {
   return { hot: mean('hot'), uniform: mean('uniform'), zipf: mean('zipf') };
 }
 
-async function measure(urls: string[], route: (typeof ROUTES)[number], spread: Spread, list: Tenant[]) {
+async function measure(
+  urls: string[],
+  route: (typeof ROUTES)[number],
+  spread: Spread,
+  list: Tenant[],
+  encoding?: string,
+) {
   const pick = picker(spread, list, hot);
   const random = prng(5);
+  const accept: Record<string, string> = encoding ? { 'accept-encoding': encoding } : {};
   const next = () => {
     const tenant = pick();
-    return { path: pathOf(route, tenant, random), headers: { authorization: authorization(tenant) } };
+    return {
+      path: pathOf(route, tenant, random),
+      headers: { authorization: authorization(tenant), ...accept },
+    };
   };
   await loadWindows(urls, next, connections, warmup);
   return loadWindows(urls, next, connections, seconds);
 }
 
-const measured: Measured = { sizes: [], twoInstances: [], firstRead: [], polling: [], compression: [] };
+const measured: Measured = {
+  sizes: [],
+  twoInstances: [],
+  firstRead: [],
+  polling: [],
+  compression: [],
+  spreadGzip: [],
+};
+
+/** The uniform spread over `list`, each route without and then with Accept-Encoding: gzip. */
+async function spreadGzip(server: LaunchedServer, list: Tenant[]) {
+  for (const route of ROUTES.filter((r) => r !== 'product')) {
+    const identity = await measure([server.url], route, 'uniform', list);
+    const gzip = await measure([server.url], route, 'uniform', list, 'gzip');
+    measured.spreadGzip.push({ route, identity, gzip });
+    log(
+      `n=${list.length} ${route}, uniform: identity ${Math.round(identity.rps)}, gzip ${Math.round(gzip.rps)} req/s`,
+    );
+  }
+}
 
 async function sizeRows(server: LaunchedServer, n: number) {
   const list = all.slice(0, n);
@@ -134,6 +163,7 @@ for (const n of sizes) {
   try {
     await sizeRows(server, n);
     if (n === Math.max(...sizes)) {
+      await spreadGzip(server, all.slice(0, n));
       const window = { connections, seconds, warmup };
       measured.firstRead = await firstReads(
         server.url,
