@@ -74,7 +74,12 @@ function gunzipped(gzip: Buffer, length: number): Buffer {
  * The options of a packed cache of answers: each packed as gzip (the compressed form a gzip
  * client is sent, made once), and counted with its key (a text key of a hundred bytes or so).
  */
-export const keptBodies: { packing: Packing<KeptBody>; sizeOf: (kept: KeptBody) => number } = {
+export const keptBodies: {
+  packed: true;
+  packing: Packing<KeptBody>;
+  sizeOf: (kept: KeptBody) => number;
+} = {
+  packed: true,
   packing: {
     pack: ({ body }) => ({ packed: compressedOnce(body, 'gzip'), length: body.length }),
     unpack: (packed, length, version) => ({ version, body: gunzipped(packed, length) }),

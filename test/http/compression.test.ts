@@ -152,7 +152,7 @@ test("an answer read back from a cache's gzip form is sent to a gzip client as t
   t.after(() => app.close());
   await installCompression(app, 0);
   // Room for one answer as it is (a quarter of the budget): the other is packed when it leaves.
-  const cache = createVersionedCache<KeptBody, string>({ maxBytes: 40_000, packed: true, ...keptBodies });
+  const cache = createVersionedCache<KeptBody, string>({ maxBytes: 40_000, ...keptBodies });
   const body = (text: string) => Buffer.from(JSON.stringify({ items: Array(800).fill(text) }));
   cache.set('a', { version: 1, body: body('menu a') });
   cache.set('b', { version: 1, body: body('menu b') });

@@ -37,7 +37,6 @@ export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader
   const cache = createVersionedCache<KeptBody, string>({
     maxBytes,
     name: 'event_feed',
-    packed: true,
     ...keptBodies,
     onRead: (source) => reads.inc({ source }),
   });

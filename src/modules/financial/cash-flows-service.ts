@@ -62,7 +62,6 @@ export function createCashFlowCaches(pageBytes = MAX_PAGE_BYTES): CashFlowCaches
     pages: createVersionedCache({
       maxBytes: pageBytes,
       name: 'cash_flow_pages',
-      packed: true,
       ...keptBodies,
     }),
   };

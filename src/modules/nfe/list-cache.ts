@@ -34,7 +34,6 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
   const cache = createVersionedCache<KeptBody, string>({
     maxBytes,
     name: 'nfe_list',
-    packed: true,
     ...keptBodies,
     onRead: (source) => reads.inc({ source }),
   });

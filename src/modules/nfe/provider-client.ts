@@ -94,7 +94,7 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
   const declared = Number(response.headers['content-length']);
   if (statusCode < 200 || statusCode > 299 || declared > maxBytes) {
     const excerpt = await collect(body, EXCERPT_BYTES).then(
-      ({ chunks }) => Buffer.concat(chunks).subarray(0, EXCERPT_BYTES),
+      ({ chunks, size }) => Buffer.concat(chunks, Math.min(size, EXCERPT_BYTES)),
       () => Buffer.alloc(0),
     );
     const reason = statusCode >= 300 && statusCode < 400 ? 'redirect not followed' : 'unexpected status';
