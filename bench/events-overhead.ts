@@ -15,7 +15,7 @@
 // CPU time until then counts for its window. Prints Markdown: requests per second, p50, p99, server
 // CPU per request, and the ratios to the first server of --arms.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,7 @@ import { type BenchRequest, summarize, type Throughput, type Window, window } fr
 import { topFunctions } from './profile-top.ts';
 import { json } from './scenario.ts';
 import { serverEnv } from './server-env.ts';
-import { type LaunchedServer, launchServer } from './server-launcher.ts';
+import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,13 +54,7 @@ const base = process.env.DATABASE_URL?.startsWith('postgres')
   ? process.env.DATABASE_URL
   : 'postgres://postgres@127.0.0.1:5432/test';
 
-if (!existsSync(join(BEFORE_DIR, 'src/main.ts'))) {
-  execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', BEFORE_DIR, BEFORE_COMMIT], {
-    stdio: 'inherit',
-  });
-}
-if (!existsSync(join(BEFORE_DIR, 'node_modules')))
-  symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(BEFORE_DIR, 'node_modules'));
+const BEFORE_MAIN = checkoutMain(BEFORE_COMMIT, BEFORE_DIR);
 
 function databaseUrl(name: string): string {
   const url = new URL(base);
@@ -105,7 +99,7 @@ const CURRENT = join(ROOT, 'src/main.ts');
 const KINDS: Record<string, ArmKind> = {
   before: {
     label: `before (${BEFORE_COMMIT})`,
-    main: join(BEFORE_DIR, 'src/main.ts'),
+    main: BEFORE_MAIN,
     endpoint: false,
     versionTrigger: false,
   },

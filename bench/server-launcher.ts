@@ -1,13 +1,15 @@
 // The server under test as production runs it: `node src/main.ts` in a child process, with the
 // V8 flags of `npm start` (package.json), configured by the environment, ready once /healthz
 // answers. Its memory and CPU are read from /proc.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MAIN = join(ROOT, 'src/main.ts');
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const START = /^((?:[A-Z_]+=\S+ )*)node((?: --\S+)*) /.exec(PACKAGE.scripts.start);
 /** The `--flags` between `node` and the script in `npm start`: the bench measures what operators run. */
@@ -96,4 +98,16 @@ export async function launchServer(
       await once(child, 'exit');
     },
   };
+}
+
+/**
+ * The src/main.ts of `commit` in a detached git worktree at `dir`, made on first use with this
+ * checkout's node_modules: a bench runs an older commit's server beside this one's.
+ */
+export function checkoutMain(commit: string, dir: string): string {
+  if (!existsSync(join(dir, 'src/main.ts')))
+    execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'inherit' });
+  if (!existsSync(join(dir, 'node_modules')))
+    symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  return join(dir, 'src/main.ts');
 }

@@ -122,3 +122,30 @@ export async function loadWindows(
     failures: each.reduce((sum, r) => sum + r.failures, 0),
   };
 }
+
+/** Every restaurant's menu (both channels), listing, first cash-flow page and NF-e list, once. */
+export async function readEach(
+  url: string,
+  list: Tenant[],
+  authorization: (tenant: Tenant) => string,
+): Promise<void> {
+  const random = prng(3);
+  const queue = list.flatMap((t) =>
+    ['menu', 'listing', 'cash-flows', 'nfe'].flatMap((route) =>
+      (route === 'menu' ? ['in_store', 'delivery'] : ['']).map((channel) => ({
+        tenant: t,
+        path: channel ? `/v1/menu?channel=${channel}` : pathOf(route as Route, t, random),
+      })),
+    ),
+  );
+  const worker = async () => {
+    for (let job = queue.pop(); job; job = queue.pop()) {
+      // As the load reads it: without Accept-Encoding (fetch would ask for gzip).
+      const headers = { authorization: authorization(job.tenant), 'accept-encoding': 'identity' };
+      const res = await fetch(`${url}${job.path}`, { headers });
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${job.path}: ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+}

@@ -13,7 +13,7 @@ import { BENCH_SECRETS, serverEnv } from './server-env.ts';
 import { type LaunchedServer, launchServer } from './server-launcher.ts';
 import { prng, type Tenant, tenants } from './tenants-data.ts';
 import { tenantsDatabase } from './tenants-database.ts';
-import { loadWindows, pathOf, picker, ROUTES, type Spread } from './tenants-load.ts';
+import { loadWindows, pathOf, picker, ROUTES, readEach, type Spread } from './tenants-load.ts';
 import { type Measured, renderTenants } from './tenants-report.ts';
 import { firstReads, pollingAndCompression } from './tenants-single.ts';
 
@@ -55,29 +55,6 @@ const env = {
 log(
   `${all.length} restaurants, ${credentials.size} credentials; hot restaurant ${hot.id} (${hot.products} products)`,
 );
-
-/** Every restaurant's menu (both channels), listing, first cash-flow page and NF-e list, once. */
-async function readEach(url: string, list: Tenant[]): Promise<void> {
-  const random = prng(3);
-  const queue = list.flatMap((t) =>
-    ['menu', 'listing', 'cash-flows', 'nfe'].flatMap((route) =>
-      (route === 'menu' ? ['in_store', 'delivery'] : ['']).map((channel) => ({
-        tenant: t,
-        path: channel ? `/v1/menu?channel=${channel}` : pathOf(route as 'listing', t, random),
-      })),
-    ),
-  );
-  const worker = async () => {
-    for (let job = queue.pop(); job; job = queue.pop()) {
-      // As the load reads it: without Accept-Encoding (fetch would ask for gzip).
-      const headers = { authorization: authorization(job.tenant), 'accept-encoding': 'identity' };
-      const res = await fetch(`${url}${job.path}`, { headers });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`${job.path}: ${res.status}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-}
 
 /** The mean catalog size of 100,000 picks of each spread over `list`. */
 function meanProducts(list: Tenant[]): Record<Spread, number> {
@@ -135,7 +112,7 @@ async function spreadGzip(server: LaunchedServer, list: Tenant[]) {
 async function sizeRows(server: LaunchedServer, n: number) {
   const list = all.slice(0, n);
   const warmed = performance.now();
-  await readEach(server.url, list);
+  await readEach(server.url, list, authorization);
   log(`n=${n}: read every restaurant once in ${((performance.now() - warmed) / 1000).toFixed(1)} s`);
   const rows = [];
   for (const route of ROUTES) {
@@ -181,7 +158,7 @@ for (const n of sizes) {
 // Two instances on the same PostgreSQL and Redis, every restaurant, the mixed load.
 const pair = [await launchServer(env), await launchServer(env)];
 try {
-  await Promise.all(pair.map((s) => readEach(s.url, all)));
+  await Promise.all(pair.map((s) => readEach(s.url, all, authorization)));
   for (const spread of ['hot', 'uniform', 'zipf'] as Spread[]) {
     const result = await measure(
       pair.map((s) => s.url),

@@ -1,0 +1,102 @@
+// `node bench/tenants-ab.ts --a <commit> [--b <commit>] [--rounds 3] [--seconds 4] [--rows product:uniform,mix:zipf]
+// [--encoding gzip]`: two versions of the server side by side on the tenants data (1,000 restaurants,
+// tenants-database.ts), PostgreSQL and Redis, every restaurant read once by each, then windows of
+// each row (route:spread) that take turns between them (forwards, then backwards). Without --b,
+// B is this checkout as it is, uncommitted changes included; a commit runs from a detached git
+// worktree in the temporary directory. Prints requests per second and the server's CPU per request
+// of each, and B's ratio to A: how a change of the read path is measured against what it replaces.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/database.ts';
+import { issueCredentials } from './credentials.ts';
+import { formatLoad } from './machine.ts';
+import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { checkoutMain, launchServer } from './server-launcher.ts';
+import { prng, type Tenant, tenants } from './tenants-data.ts';
+import { tenantsDatabase } from './tenants-database.ts';
+import { loadWindow, pathOf, picker, type Route, readEach, type Spread } from './tenants-load.ts';
+
+const { values } = parseArgs({
+  options: {
+    a: { type: 'string', default: 'HEAD' },
+    b: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '4' },
+    rows: { type: 'string', default: 'product:uniform,product:hot,mix:uniform,cash-flows:uniform' },
+    encoding: { type: 'string', default: 'identity' },
+  },
+});
+const seconds = Number(values.seconds);
+const mainOf = (commit: string) => checkoutMain(commit, join(tmpdir(), `comanda-ab-${commit}`));
+const { url } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, console.log);
+const all = tenants();
+const handle = await openDatabase({ databaseUrl: url });
+const credentials = await issueCredentials(
+  handle.db,
+  all.map((t) => t.id),
+);
+await handle.close();
+const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
+const hot = all.reduce((best, t) => (Math.abs(t.products - 150) < Math.abs(best.products - 150) ? t : best));
+const env = {
+  ...serverEnv({ DATABASE_URL: url }, 'http://127.0.0.1:9'),
+  REDIS_URL: 'redis://127.0.0.1:6379',
+};
+const arms = [
+  { name: `A (${values.a})`, server: await launchServer(env, undefined, mainOf(values.a)) },
+  {
+    name: `B (${values.b ?? 'this checkout'})`,
+    server: await launchServer(env, undefined, values.b && mainOf(values.b)),
+  },
+];
+await Promise.all(arms.map((arm) => readEach(arm.server.url, all, authorization)));
+
+const rows = values.rows.split(',').map((row) => row.split(':') as [Route, Spread]);
+const totals = arms.map(() => rows.map(() => ({ requests: 0, cpuMs: 0 })));
+console.log(`load average ${formatLoad()} at the start`);
+for (let round = 0; round < Number(values.rounds); round++)
+  for (const [r, [route, spread]] of rows.entries()) {
+    const order = round % 2 ? [1, 0] : [0, 1];
+    for (const a of order) {
+      const { server, name } = arms[a];
+      const pick = picker(spread, all, hot);
+      const random = prng(5);
+      const next = () => {
+        const tenant = pick();
+        return {
+          path: pathOf(route, tenant, random),
+          headers: { authorization: authorization(tenant), 'accept-encoding': values.encoding },
+        };
+      };
+      await loadWindow(server.url, next, 32, 1);
+      const cpuBefore = server.cpuMs();
+      const result = await loadWindow(server.url, next, 32, seconds);
+      const cpuMs = server.cpuMs() - cpuBefore;
+      totals[a][r].requests += result.requests;
+      totals[a][r].cpuMs += cpuMs;
+      console.log(
+        `round ${round + 1} ${route} ${spread} ${name}: ${Math.round(result.rps)} req/s, p99 ${result.p99.toFixed(1)} ms, ` +
+          `${Math.round((cpuMs / result.requests) * 1000)} µs CPU per request, ${result.failures} failures`,
+      );
+    }
+  }
+
+console.log(
+  `\n| row | ${arms[0].name} req/s | ${arms[1].name} req/s | B/A | A µs CPU per request | B | B/A |`,
+);
+console.log('| --- | --: | --: | --: | --: | --: | --: |');
+for (const [r, [route, spread]] of rows.entries()) {
+  const [a, b] = [totals[0][r], totals[1][r]];
+  const time = seconds * Number(values.rounds);
+  const [cpuA, cpuB] = [(a.cpuMs / a.requests) * 1000, (b.cpuMs / b.requests) * 1000];
+  console.log(
+    `| ${route} ${spread} | ${(a.requests / time).toFixed(0)} | ${(b.requests / time).toFixed(0)} | ` +
+      `${(b.requests / a.requests).toFixed(2)} | ${cpuA.toFixed(0)} | ${cpuB.toFixed(0)} | ${(cpuB / cpuA).toFixed(2)} |`,
+  );
+}
+console.log(
+  `peak RSS ${arms.map((arm) => `${arm.name} ${arm.server.memory().peak.toFixed(0)} MB`).join(', ')}`,
+);
+console.log(`load average ${formatLoad()} at the end`);
+for (const arm of arms) await arm.server.stop();
