@@ -37,11 +37,7 @@ function noteJson(n: ReceivedNfe): string {
 export function receivedNfeListBody(notes: ReceivedNfe[]): Buffer {
   for (const note of notes) assertSerialisable(note);
   const body = new ByteWriter(notes.length * 1024 + 2);
-  body.byte(0x5b);
-  for (let i = 0; i < notes.length; i++) {
-    if (i > 0) body.byte(0x2c);
-    body.text(noteJson(notes[i]));
-  }
-  body.byte(0x5d);
+  for (let i = 0; i < notes.length; i++) body.text(`${i ? ',' : '['}${noteJson(notes[i])}`);
+  body.text(notes.length ? ']' : '[]');
   return body.take();
 }
