@@ -42,7 +42,6 @@ export type Exchange = {
 };
 
 export const READ_RETRY = new Set([429, 502, 503]);
-export const NO_RETRY = new Set<number>();
 
 export const DEFAULT_RETRY: RetryPolicy = {
   retries: 3,

@@ -3,7 +3,6 @@
 
 /** The largest amount numeric(12,2) holds: 9999999999.99. */
 export const MAX_MONEY = 9999999999.99;
-export const MAX_MONEY_CENTS = 999_999_999_999;
 
 const AMOUNT = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
 

@@ -14,9 +14,3 @@ export function safeEqual(a: string, b: string): boolean {
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }
-
-/** What may be shown of a secret: its prefix and a few characters, never enough to use it. */
-export function maskSecret(secret: string): string {
-  const cut = secret.lastIndexOf('_') + 1;
-  return `${secret.slice(0, cut)}${secret.slice(cut, cut + 4)}…`;
-}

@@ -16,8 +16,6 @@ export type Family = {
   absoluteExpiresAt: Date;
 };
 
-export type FamilyOwner = Pick<Family, 'apiKeyId' | 'oauthClientId'>;
-
 export async function createFamily(
   db: Db,
   grant: Omit<Family, 'id' | 'absoluteExpiresAt'>,

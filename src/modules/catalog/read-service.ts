@@ -36,8 +36,6 @@ function detail(row: MappedRow | undefined): ProductResponse {
   return mapProduct(row, { alias: true });
 }
 
-export type CatalogReader = ReturnType<typeof createCatalogReader>;
-
 export function createCatalogReader(db: Db, maxBytes = LISTING_CACHE_BYTES) {
   const cache = createVersionedCache<Listing>({
     maxBytes,

@@ -13,8 +13,6 @@ import type { MenuQuery } from './schemas.ts';
 import { normalizeSearch } from './search.ts';
 import type { MenuChannel } from './types.ts';
 
-export type MenuService = ReturnType<typeof createMenuService>;
-
 function instant(at: string | undefined): Date {
   if (at === undefined) return new Date();
   const date = new Date(at);
