@@ -1,10 +1,11 @@
 // `node bench/tenants-ab.ts --a <commit> [--b <commit>] [--rounds 3] [--seconds 4] [--rows product:uniform,mix:zipf]
-// [--encoding gzip]`: two versions of the server side by side on the tenants data (1,000 restaurants,
+// [--encoding gzip] [--b-env NAME=value,...]`: two versions of the server side by side on the tenants data (1,000 restaurants,
 // tenants-database.ts), PostgreSQL and Redis, every restaurant read once by each, then windows of
 // each row (route:spread) that take turns between them (forwards, then backwards). Without --b,
 // B is this checkout as it is, uncommitted changes included; a commit runs from a detached git
 // worktree in the temporary directory. Prints requests per second and the server's CPU per request
 // of each, and B's ratio to A: how a change of the read path is measured against what it replaces.
+// --b-env adds settings to B's environment (cache budgets, say: A and B may be the same code).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '4' },
     rows: { type: 'string', default: 'product:uniform,product:hot,mix:uniform,cash-flows:uniform' },
     encoding: { type: 'string', default: 'identity' },
+    'b-env': { type: 'string', default: '' },
   },
 });
 const seconds = Number(values.seconds);
@@ -47,7 +49,19 @@ const arms = [
   { name: `A (${values.a})`, server: await launchServer(env, undefined, mainOf(values.a)) },
   {
     name: `B (${values.b ?? 'this checkout'})`,
-    server: await launchServer(env, undefined, values.b && mainOf(values.b)),
+    server: await launchServer(
+      {
+        ...env,
+        ...Object.fromEntries(
+          values['b-env']
+            .split(',')
+            .filter(Boolean)
+            .map((pair) => pair.split('=', 2)),
+        ),
+      },
+      undefined,
+      values.b && mainOf(values.b),
+    ),
   },
 ];
 await Promise.all(arms.map((arm) => readEach(arm.server.url, all, authorization)));
