@@ -10,7 +10,7 @@
 // client that takes gzip as those very bytes, neither inflated nor compressed again. The menu's
 // body is made per request (its head carries the instant it was evaluated at): one known to be
 // short is sent as it is; a longer one goes as gzip, its head compressed per request and its rest
-// once per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
+// at most twice per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
 // call. Strings (bodies of the schema serialisers) and bodies rendered for one answer
 // (json-reply.ts sendRenderedJson) are left to @fastify/compress.
 import { Readable } from 'node:stream';
@@ -40,9 +40,12 @@ const compressions = new Counter({
   labelNames: ['encoding'],
 });
 
-function encode(body: Buffer, encoding: Encoding): Buffer {
+// A menu tail read once: gzip's level 3 (see sendSplit).
+const FIRST_READ = { level: 3 };
+
+function encode(body: Buffer, encoding: Encoding, gzip?: typeof FIRST_READ): Buffer {
   compressions.inc({ encoding });
-  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body);
+  return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, gzip);
 }
 
 /** The body in `encoding`, compressed on the first ask for this Buffer. */
@@ -106,7 +109,7 @@ export function bodyAsGzip<T extends KeptBody>(): Packing<T> {
  * A streamed body whose head is made per request and whose rest is named by the answer's ETag
  * (the menu: its head carries evaluated_at). Gzip allows a body of several members (RFC 1952
  * 2.2), so such a body is sent as the head compressed for this answer followed by the rest
- * compressed once per tag and kept. Brotli has no such members: these bodies go as gzip.
+ * compressed per tag and kept (sendSplit). Brotli has no such members: these bodies go as gzip.
  */
 export type SplitBody = Readable & { parts(): { head: Buffer; tail(): Buffer } };
 
@@ -138,18 +141,22 @@ function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encoding): Buf
 export async function installCompression(app: FastifyInstance, splitTailBytes: number): Promise<void> {
   const tails =
     splitTailBytes > 0
-      ? new LRUCache<string, Buffer>({
+      ? new LRUCache<string, { rest: Buffer; final: boolean }>({
           maxSize: splitTailBytes,
-          sizeCalculation: (b) => Math.max(1, b.length),
+          sizeCalculation: (kept) => Math.max(1, kept.rest.length),
         })
       : undefined;
   function sendSplit(reply: FastifyReply, body: SplitBody, etag: string): Buffer {
     const { head, tail } = body.parts();
     body.destroy();
-    let rest = tails?.get(etag);
+    const kept = tails?.get(etag);
+    let rest = kept?.final ? kept.rest : undefined;
     if (!rest) {
-      rest = encode(tail(), 'gzip');
-      tails?.set(etag, rest);
+      // Read once (most of a thousand restaurants' menus, over a budget that holds a few hundred):
+      // at gzip's level 3, about twice as fast as its default for a quarter more bytes. Read again
+      // while kept: compressed at the default level, kept for the reads that follow.
+      rest = kept ? encode(tail(), 'gzip') : encode(tail(), 'gzip', FIRST_READ);
+      tails?.set(etag, { rest, final: Boolean(kept) });
     }
     return sendEncoded(reply, Buffer.concat([gzipSync(head), rest]), 'gzip');
   }
