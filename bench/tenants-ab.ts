@@ -1,11 +1,13 @@
 // `node bench/tenants-ab.ts --a <commit> [--b <commit>] [--rounds 3] [--seconds 4] [--rows product:uniform,mix:zipf]
-// [--encoding gzip] [--b-env NAME=value,...]`: two versions of the server side by side on the tenants data (1,000 restaurants,
+// [--encoding gzip] [--b-env NAME=value,...] [--instances 2]`: two versions of the server side by side on the tenants data (1,000 restaurants,
 // tenants-database.ts), PostgreSQL and Redis, every restaurant read once by each, then windows of
 // each row (route:spread) that take turns between them (forwards, then backwards). Without --b,
 // B is this checkout as it is, uncommitted changes included; a commit runs from a detached git
 // worktree in the temporary directory. Prints requests per second and the server's CPU per request
 // of each, and B's ratio to A: how a change of the read path is measured against what it replaces.
-// --b-env adds settings to B's environment (cache budgets, say: A and B may be the same code).
+// --b-env adds settings to B's environment (cache budgets, say: A and B may be the same code);
+// --instances runs each as that many instances on the same PostgreSQL and Redis (the load's
+// connections split between them, their CPU added up).
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,10 +15,10 @@ import { openDatabase } from '../src/db/database.ts';
 import { issueCredentials } from './credentials.ts';
 import { formatLoad } from './machine.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
-import { checkoutMain, launchServer } from './server-launcher.ts';
+import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
 import { prng, type Tenant, tenants } from './tenants-data.ts';
 import { tenantsDatabase } from './tenants-database.ts';
-import { loadWindow, pathOf, picker, type Route, readEach, type Spread } from './tenants-load.ts';
+import { loadWindows, pathOf, picker, type Route, readEach, type Spread } from './tenants-load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: 'product:uniform,product:hot,mix:uniform,cash-flows:uniform' },
     encoding: { type: 'string', default: 'identity' },
     'b-env': { type: 'string', default: '' },
+    instances: { type: 'string', default: '1' },
   },
 });
 const seconds = Number(values.seconds);
@@ -45,26 +48,30 @@ const env = {
   ...serverEnv({ DATABASE_URL: url }, 'http://127.0.0.1:9'),
   REDIS_URL: 'redis://127.0.0.1:6379',
 };
+const bEnv = Object.fromEntries(
+  values['b-env']
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split('=', 2)),
+);
+/** `--instances` servers of one version: what a load window is sent to and whose CPU it counts. */
+async function arm(name: string, armEnv: Record<string, string>, main?: string) {
+  const servers: LaunchedServer[] = [];
+  for (let i = 0; i < Number(values.instances); i++)
+    servers.push(await launchServer(armEnv, undefined, main));
+  return {
+    name,
+    servers,
+    urls: servers.map((server) => server.url),
+    cpuMs: () => servers.reduce((sum, server) => sum + server.cpuMs(), 0),
+    peak: () => Math.max(...servers.map((server) => server.memory().peak)),
+  };
+}
 const arms = [
-  { name: `A (${values.a})`, server: await launchServer(env, undefined, mainOf(values.a)) },
-  {
-    name: `B (${values.b ?? 'this checkout'})`,
-    server: await launchServer(
-      {
-        ...env,
-        ...Object.fromEntries(
-          values['b-env']
-            .split(',')
-            .filter(Boolean)
-            .map((pair) => pair.split('=', 2)),
-        ),
-      },
-      undefined,
-      values.b && mainOf(values.b),
-    ),
-  },
+  await arm(`A (${values.a})`, env, mainOf(values.a)),
+  await arm(`B (${values.b ?? 'this checkout'})`, { ...env, ...bEnv }, values.b && mainOf(values.b)),
 ];
-await Promise.all(arms.map((arm) => readEach(arm.server.url, all, authorization)));
+await Promise.all(arms.flatMap((a) => a.urls.map((url) => readEach(url, all, authorization))));
 
 const rows = values.rows.split(',').map((row) => row.split(':') as [Route, Spread]);
 const totals = arms.map(() => rows.map(() => ({ requests: 0, cpuMs: 0 })));
@@ -73,7 +80,7 @@ for (let round = 0; round < Number(values.rounds); round++)
   for (const [r, [route, spread]] of rows.entries()) {
     const order = round % 2 ? [1, 0] : [0, 1];
     for (const a of order) {
-      const { server, name } = arms[a];
+      const { urls, name, cpuMs: cpuNow } = arms[a];
       const pick = picker(spread, all, hot);
       const random = prng(5);
       const next = () => {
@@ -83,10 +90,10 @@ for (let round = 0; round < Number(values.rounds); round++)
           headers: { authorization: authorization(tenant), 'accept-encoding': values.encoding },
         };
       };
-      await loadWindow(server.url, next, 32, 1);
-      const cpuBefore = server.cpuMs();
-      const result = await loadWindow(server.url, next, 32, seconds);
-      const cpuMs = server.cpuMs() - cpuBefore;
+      await loadWindows(urls, next, 32, 1);
+      const cpuBefore = cpuNow();
+      const result = await loadWindows(urls, next, 32, seconds);
+      const cpuMs = cpuNow() - cpuBefore;
       totals[a][r].requests += result.requests;
       totals[a][r].cpuMs += cpuMs;
       console.log(
@@ -109,8 +116,6 @@ for (const [r, [route, spread]] of rows.entries()) {
       `${(b.requests / a.requests).toFixed(2)} | ${cpuA.toFixed(0)} | ${cpuB.toFixed(0)} | ${(cpuB / cpuA).toFixed(2)} |`,
   );
 }
-console.log(
-  `peak RSS ${arms.map((arm) => `${arm.name} ${arm.server.memory().peak.toFixed(0)} MB`).join(', ')}`,
-);
+console.log(`peak RSS ${arms.map((a) => `${a.name} ${a.peak().toFixed(0)} MB`).join(', ')}`);
 console.log(`load average ${formatLoad()} at the end`);
-for (const arm of arms) await arm.server.stop();
+for (const server of arms.flatMap((a) => a.servers)) await server.stop();
