@@ -16,7 +16,7 @@ import { issueCredentials } from './credentials.ts';
 import { formatLoad } from './machine.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
 import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
-import { prng, type Tenant, tenants } from './tenants-data.ts';
+import { closest, prng, type Tenant, tenants } from './tenants-data.ts';
 import { tenantsDatabase } from './tenants-database.ts';
 import { loadWindows, pathOf, picker, type Route, readEach, type Spread } from './tenants-load.ts';
 
@@ -43,7 +43,7 @@ const credentials = await issueCredentials(
 );
 await handle.close();
 const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
-const hot = all.reduce((best, t) => (Math.abs(t.products - 150) < Math.abs(best.products - 150) ? t : best));
+const hot = closest(all, 150);
 const env = {
   ...serverEnv({ DATABASE_URL: url }, 'http://127.0.0.1:9'),
   REDIS_URL: 'redis://127.0.0.1:6379',

@@ -47,6 +47,10 @@ export function tenants(): Tenant[] {
   return sizes.map((products, i) => ({ id: i + 1, products }));
 }
 
+/** The restaurant whose catalog size is nearest `size` (the hot one is nearest 150 products). */
+export const closest = (list: readonly Tenant[], size: number): Tenant =>
+  list.reduce((best, t) => (Math.abs(t.products - size) < Math.abs(best.products - size) ? t : best));
+
 export const catalogBase = (restaurantId: number) => restaurantId * 100_000;
 
 const PER_CATEGORY = 25;

@@ -11,7 +11,7 @@ import { issueCredentials } from './credentials.ts';
 import { describeMachine, formatLoad } from './machine.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
 import { type LaunchedServer, launchServer } from './server-launcher.ts';
-import { prng, type Tenant, tenants } from './tenants-data.ts';
+import { closest, prng, type Tenant, tenants } from './tenants-data.ts';
 import { tenantsDatabase } from './tenants-database.ts';
 import { loadWindows, pathOf, picker, ROUTES, readEach, type Spread } from './tenants-load.ts';
 import { type Measured, renderTenants } from './tenants-report.ts';
@@ -45,9 +45,7 @@ const credentials = await issueCredentials(
 );
 await handle.close();
 const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
-const closest = (size: number) =>
-  all.reduce((best, t) => (Math.abs(t.products - size) < Math.abs(best.products - size) ? t : best));
-const hot = closest(150);
+const hot = closest(all, 150);
 const env = {
   ...serverEnv({ DATABASE_URL: databaseUrl }, 'http://127.0.0.1:9'),
   REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -145,7 +143,7 @@ for (const n of sizes) {
       measured.firstRead = await firstReads(
         server.url,
         databaseUrl,
-        [closest(200), closest(2_000)],
+        [closest(all, 200), closest(all, 2_000)],
         authorization,
       );
       Object.assign(measured, await pollingAndCompression(server.url, authorization(hot), window));
