@@ -55,7 +55,7 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
   const matches = ({ text, ends }: SearchText, i: number) =>
     text.slice(i === 0 ? 0 : ends[i * 2 - 1], ends[i * 2]).includes(needle) ||
     text.slice(ends[i * 2], ends[i * 2 + 1]).includes(needle);
-  const piece = (p: number) => pieceLayout[p * 3 + 2] - pieceLayout[p * 3 + 1];
+  const piece = (p: number) => pieceLayout[p * 2 + 1] - pieceLayout[p * 2];
   const open = isWithin(category.schedules, context.clock);
   const closed = outcomeOf(false, context.acceptsScheduling);
   const outcomeOfCategory = open ? 0 : closed;
@@ -71,7 +71,7 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
     }
     plan.shown[i] = outcome;
     if (listed++ > 0) bytes++; // the comma
-    bytes += layout[i * LAYOUT + 5] - layout[i * LAYOUT + 1];
+    bytes += layout[i * LAYOUT + 4] - layout[i * LAYOUT];
     const written = resolved[i * 3];
     if (value !== written) bytes += RESOLVED[value].bytes.length - RESOLVED[written].bytes.length;
     for (let g = groupsFrom[i]; g < groupsFrom[i + 1]; g++)

@@ -15,7 +15,7 @@
 // they were a quarter of a catalog's bytes and the largest share of the time to assemble it. Per
 // product only numbers are kept besides the text, in typed arrays: little for the garbage
 // collector to walk.
-import { BlockWriter, heldBytes } from './block-writer.ts';
+import { ByteWriter } from '../../lib/byte-writer.ts';
 import { comboCounts, groupsByProduct, productsByCategory } from './catalog-index.ts';
 import { LAYOUT, PieceWriter, writeProduct } from './catalog-writer.ts';
 import { productRenderer } from './product-json.ts';
@@ -30,12 +30,10 @@ export const INLINE_GROUPS_MAX_BYTES = 16 * 1024 * 1024;
 export type CatalogCategory = {
   id: number;
   schedules: readonly MenuSchedule[];
-  /** Block of its head `{"id":1,...,"products":[`, from `start` (after its comma, but the first). */
-  block: number;
+  /** Its head `{"id":1,...,"products":[`, from `start` (after its comma, but the first). */
   start: number;
   productsStart: number;
-  /** Block and end of its closing ']}'. */
-  endBlock: number;
+  /** The end of its closing ']}'. */
   end: number;
   /** Its products are `first` to `first + count - 1`. */
   first: number;
@@ -45,8 +43,8 @@ export type CatalogCategory = {
 /** Per product, in menu order. */
 export type CatalogProducts = {
   /**
-   * LAYOUT per product: block, start (after its comma), start and end of its
-   * availability.resolved value, where referred groups go (before ']}'), end.
+   * LAYOUT per product: start (after its comma), start and end of its availability.resolved
+   * value, where referred groups go (before ']}'), end.
    */
   layout: Uint32Array;
   /** 3 per product: resolvedIndex by Outcome. */
@@ -75,9 +73,10 @@ export type Catalog = {
   /** What the catalog holds, about: the cache's budget counts it. */
   bytes: number;
   channel: MenuChannel;
-  blocks: Buffer[];
-  pieces: Buffer[];
-  /** 3 per piece: block in `pieces`, start, end; a group's start follows a comma. */
+  /** The categories and products as written (the module's comment), UTF-8. */
+  body: Buffer;
+  pieces: Buffer;
+  /** 2 per piece: start and end in `pieces`; a group's start follows a comma. */
   pieceLayout: Uint32Array;
   categories: CatalogCategory[];
   products: CatalogProducts;
@@ -126,7 +125,7 @@ export function assembleCatalog(
   };
   const search: string[] = [];
   let searchLength = 0;
-  const writer = new BlockWriter(count * 1536);
+  const writer = new ByteWriter(count * 1536);
   const pieces = new PieceWriter(64 * 1024);
   const fiscalTexts: string[] = [];
   const fiscalIndex = new Map<string, number>();
@@ -135,10 +134,9 @@ export function assembleCatalog(
   const categories = rows.categories.map((category, index): CatalogCategory => {
     const { id, name, position, available } = category;
     const head = `${JSON.stringify({ id, name, position, available }).slice(0, -1)},"products":[`;
-    writer.reserve((1 + head.length) * 3);
-    if (index > 0) writer.write(',');
-    const { block, pos: start } = writer;
-    const productsStart = writer.write(head);
+    if (index > 0) writer.text(',');
+    const start = writer.length;
+    const productsStart = writer.text(head);
     const first = i;
     for (const row of byCategory.get(id) ?? []) {
       const json = render.product(row, category, groupsOf.get(row.id) ?? [], combos.get(row.id) ?? 0);
@@ -150,8 +148,7 @@ export function assembleCatalog(
         fiscalIndex.set(row.fiscal, fiscal);
       }
       products.fiscal[i] = fiscal;
-      if (!inlineGroups)
-        for (const group of json.groups) products.groups[link++] = pieces.place(group, () => group, true);
+      if (!inlineGroups) for (const group of json.groups) products.groups[link++] = pieces.place(group);
       products.groupsFrom[i + 1] = link;
       products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
       const description = row.description ?? '';
@@ -160,11 +157,9 @@ export function assembleCatalog(
       products.search.ends[i * 2 + 1] = searchLength += Buffer.byteLength(description);
       i++;
     }
-    writer.reserve(END_LIST.length);
-    const endBlock = writer.block;
     const end = writer.copy(END_LIST);
     const { schedules } = category;
-    return { id, schedules, block, start, productsStart, endBlock, end, first, count: i - first };
+    return { id, schedules, start, productsStart, end, first, count: i - first };
   });
   // A buffer of its own: Buffer.from would put a small one in Node's shared pool, and keeping the
   // catalog would keep the whole slab.
@@ -173,7 +168,7 @@ export function assembleCatalog(
   const catalog = {
     version: rows.version,
     channel,
-    blocks: writer.finish(),
+    body: writer.take(),
     ...pieces.finish(),
     categories,
     products,
@@ -220,7 +215,8 @@ export function searchIndex(catalog: Catalog): SearchText {
 /** About the bytes a catalog holds, for the cache's budget. */
 function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
   const { products } = catalog;
-  let bytes = heldBytes(catalog.blocks) + heldBytes(catalog.pieces) + catalog.pieceLayout.byteLength;
+  let bytes =
+    catalog.body.buffer.byteLength + catalog.pieces.buffer.byteLength + catalog.pieceLayout.byteLength;
   for (const array of [
     products.layout,
     products.resolved,

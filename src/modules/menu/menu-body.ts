@@ -1,5 +1,5 @@
-// Writes a planned menu (build-menu.ts) as a stream of slices of the catalog's blocks. Slices that
-// follow each other in a block are sent as one, so a menu showing everything within its schedules
+// Writes a planned menu (build-menu.ts) as a stream of slices of the catalog's body. Slices that
+// follow each other in it are sent as one, so a menu showing everything within its schedules
 // is a single slice; short pieces (an availability value swapped in, the products around it) are
 // copied into chunks, so a response is never thousands of small writes. Categories are written
 // as the socket asks for more: a response holds a chunk or two of its own, never its whole body.
@@ -71,45 +71,43 @@ class Slicer {
 /** Appends piece `p` of the catalog, after the comma written before it when `comma`. */
 function slicePiece(plan: MenuPlan, p: number, comma: boolean, out: Slicer): void {
   const { pieces, pieceLayout } = plan.catalog;
-  const start = pieceLayout[p * 3 + 1];
-  out.slice(pieces[pieceLayout[p * 3]], comma ? start - 1 : start, pieceLayout[p * 3 + 2]);
+  const start = pieceLayout[p * 2];
+  out.slice(pieces, comma ? start - 1 : start, pieceLayout[p * 2 + 1]);
 }
 
 function writeCategory(plan: MenuPlan, category: CatalogCategory, afterAnother: boolean, out: Slicer): void {
-  const { blocks, products } = plan.catalog;
+  const { body, products } = plan.catalog;
   const { layout, resolved, fiscal, groupsFrom, groups } = products;
-  const head = blocks[category.block];
-  out.slice(head, afterAnother ? category.start - 1 : category.start, category.productsStart);
+  out.slice(body, afterAnother ? category.start - 1 : category.start, category.productsStart);
   let listed = 0;
   for (let i = category.first; i < category.first + category.count; i++) {
     const outcome = plan.shown[i];
     if (outcome === HIDDEN) continue;
     const at = i * LAYOUT;
-    const block = blocks[layout[at]];
     // Each product but the first of its category was written after its comma.
-    let from = listed++ > 0 ? layout[at + 1] - 1 : layout[at + 1];
+    let from = listed++ > 0 ? layout[at] - 1 : layout[at];
     const value = resolved[i * 3 + outcome];
     if (value !== resolved[i * 3]) {
       const swapped = RESOLVED[value].bytes;
-      out.slice(block, from, layout[at + 2]);
+      out.slice(body, from, layout[at + 1]);
       out.slice(swapped, 0, swapped.length);
-      from = layout[at + 3];
+      from = layout[at + 2];
     }
     if (groupsFrom[i] < groupsFrom[i + 1]) {
-      out.slice(block, from, layout[at + 4]);
+      out.slice(body, from, layout[at + 3]);
       for (let g = groupsFrom[i]; g < groupsFrom[i + 1]; g++)
         slicePiece(plan, groups[g], g > groupsFrom[i], out);
-      from = layout[at + 4];
+      from = layout[at + 3];
     }
     // The fiscal projection takes the place of the product's final '}'.
-    out.slice(block, from, plan.fiscal ? layout[at + 5] - 1 : layout[at + 5]);
+    out.slice(body, from, plan.fiscal ? layout[at + 4] - 1 : layout[at + 4]);
     if (plan.fiscal) {
       const { bytes, ends } = plan.fiscal;
       const k = fiscal[i];
       out.slice(bytes, k === 0 ? 0 : ends[k - 1], ends[k]);
     }
   }
-  out.slice(blocks[category.endBlock], category.end - 2, category.end);
+  out.slice(body, category.end - 2, category.end);
 }
 
 /** The body after its head (plan.top), in one buffer: what compression.ts keeps compressed per ETag. */
