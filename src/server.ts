@@ -33,7 +33,7 @@ export type RunningServer = {
   stop(): Promise<void>;
 };
 
-export type StartOptions = {
+type StartOptions = {
   /** Extra routes (tests: a deliberately slow route to check the graceful stop). */
   routes?: (app: FastifyInstance) => void;
 };

@@ -16,7 +16,7 @@ export type AdminChannel = { socketPath: string; close(): Promise<void> };
 export const tokenPath = (dataDir: string) => join(dataDir, 'admin.token');
 
 /** DATA_DIR/admin.sock, unless that path is too long for a Unix socket (about 107 bytes). */
-export function socketPathFor(dataDir: string): string {
+function socketPathFor(dataDir: string): string {
   const path = join(resolve(dataDir), 'admin.sock');
   if (Buffer.byteLength(path) < 100) return path;
   const digest = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);

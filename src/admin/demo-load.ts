@@ -6,7 +6,7 @@ import { loadDemo } from '../demo/demo.ts';
 import { revokeAccessTokens } from '../modules/auth/access-tokens.ts';
 import { demoStaffAccount } from '../modules/console/staff-admin.ts';
 
-export const DEMO_CONSOLE_EMAIL = 'demo@comanda.example';
+const DEMO_CONSOLE_EMAIL = 'demo@comanda.example';
 
 /** What a reload replaces, said before it runs (on the terminal). */
 export const DEMO_REPLACES =

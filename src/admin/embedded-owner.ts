@@ -8,7 +8,7 @@ import { tryLock } from '../lib/lock-file.ts';
 import { type AdminChannel, startAdminChannel } from './admin-channel.ts';
 import { type CommandContext, CommandError } from './commands.ts';
 
-export type EmbeddedOwner = {
+type EmbeddedOwner = {
   serve(ctx: Omit<CommandContext, 'onProgress'>): Promise<void>;
   closeChannel(): Promise<void>;
   release(): void;

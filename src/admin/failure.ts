@@ -4,7 +4,7 @@ import { ImportError } from '../import/import.ts';
 import { CommandError } from './commands.ts';
 
 /** `problems`: a rejected import's list, one line each (the CLI's --json prints them). */
-export type Failure = { kind: 'user' | 'internal'; message: string; problems?: string[] };
+type Failure = { kind: 'user' | 'internal'; message: string; problems?: string[] };
 
 export function describeFailure(err: unknown): Failure {
   if (err instanceof ImportError) return { kind: 'user', message: err.message, problems: err.issues };

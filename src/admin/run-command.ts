@@ -16,7 +16,7 @@ import { COMMANDS, CommandError } from './commands.ts';
 import { RemoteFailure } from './failure.ts';
 import { checkSecrets } from './secret-check.ts';
 
-export type RunOptions = {
+type RunOptions = {
   onProgress?: (progress: ImportProgress) => void;
   /** Told once when another process holds DATA_DIR and this one waits for it. */
   onWait?: (holder: LockInfo) => void;

@@ -9,7 +9,7 @@ import { decryptSecret } from '../lib/encryption.ts';
 
 export type Secrets = { sessionSecret: string; fiscalTokenKey: string };
 
-export const SECRET_VARIABLES = {
+const SECRET_VARIABLES = {
   fiscalTokenKey: 'FISCAL_TOKEN_KEY',
   sessionSecret: 'RESTAURANT_SESSION_SECRET',
 } as const;

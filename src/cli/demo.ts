@@ -9,14 +9,14 @@ import { parseConfig } from '../config.ts';
 import type { DemoKey } from '../demo/demo.ts';
 import { action, countsText, type OutputOptions, print, progressDisplay, waiting } from './output.ts';
 
-export type DemoLoaded = {
+type DemoLoaded = {
   counts: Record<string, number>;
   api_keys: DemoKey[];
   console_account: { email: string; one_time_password: string };
   replaced: boolean;
 };
 
-export function keysText(keys: DemoKey[]): string {
+function keysText(keys: DemoKey[]): string {
   return keys
     .map((k) => `  ${k.name} (restaurants ${k.restaurant_ids.join(', ')}):\n    ${k.api_key}`)
     .join('\n');

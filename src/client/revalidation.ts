@@ -11,7 +11,7 @@ export type Revalidation = {
   keep(path: string, etag: string | null, text: string): void;
 };
 
-export const DEFAULT_REVALIDATION_ENTRIES = 256;
+const DEFAULT_REVALIDATION_ENTRIES = 256;
 
 export function createRevalidation(maxEntries = DEFAULT_REVALIDATION_ENTRIES): Revalidation {
   const entries = new Map<string, Tagged>();

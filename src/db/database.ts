@@ -19,7 +19,7 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
-export type DatabaseOptions = {
+type DatabaseOptions = {
   databaseUrl?: string;
   dataDir?: string;
   /** An existing PGlite (tests load one from a migrated template). */

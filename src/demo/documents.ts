@@ -13,7 +13,7 @@ export function cnpj(base12: string): string {
   return `${base12}${first}${second}`;
 }
 
-export type AccessKeyParts = {
+type AccessKeyParts = {
   stateCode: string; // cUF, 2 digits (35 = SP, 13 = AM)
   issuedAt: string; // ISO instant: gives AAMM
   issuerCnpj: string;

@@ -11,7 +11,7 @@ export function demoPeriod(today: Date): Period {
   return { today: today.toISOString().slice(0, 10), months };
 }
 
-export function daysIn(month: string): number {
+function daysIn(month: string): number {
   const [year, m] = month.split('-').map(Number);
   return new Date(Date.UTC(year, m, 0)).getUTCDate();
 }

@@ -2,7 +2,7 @@
 // with their items, product schedules (one crossing midnight as two windows), sold-out, removed.
 type Window = { weekday: number; start: string; end: string };
 
-export type DemoProduct = {
+type DemoProduct = {
   id: number;
   category: number;
   name: string;

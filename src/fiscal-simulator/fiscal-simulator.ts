@@ -13,7 +13,7 @@ export type SimulatorMode =
   | 'server_error'
   | 'rate_limited';
 
-export type FiscalSimulatorOptions = {
+type FiscalSimulatorOptions = {
   port?: number;
   host?: string;
   /** Access key -> document (served as JSON) or a raw body (served as it is); or a lookup of one. */
@@ -26,7 +26,7 @@ export type FiscalSimulatorOptions = {
 };
 
 /** A note looked up when asked for (the server's demo simulator reads its database). */
-export type NoteLookup = (accessKey: string) => Promise<ProviderDocument | string | undefined>;
+type NoteLookup = (accessKey: string) => Promise<ProviderDocument | string | undefined>;
 
 export type FiscalSimulator = {
   url: string;

@@ -25,7 +25,7 @@ import { exact, type Packing } from '../lib/versioned-cache.ts';
 import { renderedOnce } from './json-reply.ts';
 
 /** Bodies under this many bytes are never compressed. */
-export const COMPRESS_MIN_BYTES = 1024;
+const COMPRESS_MIN_BYTES = 1024;
 
 const ENCODINGS = ['br', 'gzip'] as const;
 type Encoding = (typeof ENCODINGS)[number];
@@ -111,7 +111,7 @@ export function bodyAsGzip<T extends KeptBody>(): Packing<T> {
  * 2.2), so such a body is sent as the head compressed for this answer followed by the rest
  * compressed per tag and kept (sendSplit). Brotli has no such members: these bodies go as gzip.
  */
-export type SplitBody = Readable & { parts(): { head: Buffer; tail(): Buffer } };
+type SplitBody = Readable & { parts(): { head: Buffer; tail(): Buffer } };
 
 const isSplit = (payload: Readable): payload is SplitBody =>
   typeof (payload as Partial<SplitBody>).parts === 'function';

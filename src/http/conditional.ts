@@ -51,11 +51,11 @@ function routeIdentity(request: FastifyRequest): string {
   return `${request.routeOptions.url ?? request.url}\n${shape}`;
 }
 
-export const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
+const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
   `"${digest(`${route}\n${restaurantId}\n${dependsOn}`, 27)}"`;
 
 /** The validated query (defaults applied) and path parameters, in a form independent of their order. */
-export function canonicalRequest(request: FastifyRequest): string {
+function canonicalRequest(request: FastifyRequest): string {
   const entries = (value: unknown) =>
     Object.entries((value ?? {}) as Record<string, unknown>)
       .filter(([name, v]) => v !== undefined && name !== 'restaurant_id')

@@ -28,7 +28,7 @@ export type ConnectionLimits = {
   checkIntervalMs: number;
 };
 
-export const CONNECTION_LIMITS: ConnectionLimits = {
+const CONNECTION_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 15_000,
   idleTimeoutMs: 60_000,

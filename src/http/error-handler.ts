@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, clip, errors, type FieldError, OAuthError, summarize } from './errors.ts';
 import { enumMessage, formatMessage, patternMessage, STOPPED_KEYWORD, TEXT_KEYWORD } from './validation.ts';
 
-export const MAX_MESSAGE = 2000;
+const MAX_MESSAGE = 2000;
 
 type AjvError = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> };
 

@@ -27,7 +27,7 @@ export class AppError extends Error {
 }
 
 /** An answer lists at most this many field problems; its message counts the others. */
-export const MAX_FIELD_ERRORS = 20;
+const MAX_FIELD_ERRORS = 20;
 /** Field names and messages are cut to this many characters (a field name can be any key sent). */
 const MAX_FIELD_TEXT = 200;
 

@@ -2,7 +2,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import { clip } from './errors.ts';
 
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["proxy-authorization"]',

@@ -16,7 +16,7 @@ const PROBE_MS = 1000;
  */
 export const COMMAND_TIMEOUT_MS = 1000;
 
-export type RedisBreaker = {
+type RedisBreaker = {
   /** Whether to ask Redis at all now. */
   closed(): boolean;
   succeeded(): void;

@@ -28,7 +28,7 @@ function makeAjv(options: Options): Ajv {
 }
 
 /** Whether `data` holds at most `limit` values (keys and array items, nested ones included). */
-export function withinValues(data: unknown, limit: number): boolean {
+function withinValues(data: unknown, limit: number): boolean {
   const pending: unknown[] = [data];
   let count = 0;
   while (pending.length) {
@@ -75,7 +75,7 @@ const allProblems = {
 const text = makeAjv({ coerceTypes: false, useDefaults: false, allErrors: true });
 
 /** Decimal digits with no sign but '-', no leading zero, space, exponent, fraction or radix prefix. */
-export const INTEGER_TEXT = '^(0|-?[1-9][0-9]{0,15})$';
+const INTEGER_TEXT = '^(0|-?[1-9][0-9]{0,15})$';
 
 const TEXT_OF: Record<string, { schema: Schema; message: string }> = {
   integer: {

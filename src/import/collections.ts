@@ -11,7 +11,7 @@ import { products } from './products.ts';
 import { isObject, readRecord } from './record.ts';
 import type { Parsed } from './references.ts';
 
-export const COLLECTIONS: Collection[] = [
+const COLLECTIONS: Collection[] = [
   restaurants,
   brands,
   productCategories,

@@ -9,7 +9,7 @@ import { decryptSecret } from '../lib/encryption.ts';
 
 type Row = Record<string, any>;
 
-export type ExportOptions = { includeSecrets?: boolean; fiscalTokenKey?: string };
+type ExportOptions = { includeSecrets?: boolean; fiscalTokenKey?: string };
 
 /** Instants as ISO 8601 with `Z`; every other value as stored. */
 function plain(row: Row): Row {

@@ -15,7 +15,7 @@ export { ImportError } from './issues.ts';
 
 export type ImportProgress = { collection: string; done: number; total: number };
 
-export type ImportOptions = {
+type ImportOptions = {
   /** Encrypts brands' fiscal tokens (ctx.secrets.fiscalTokenKey). */
   fiscalTokenKey?: string;
   onProgress?: (progress: ImportProgress) => void;

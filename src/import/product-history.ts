@@ -13,7 +13,7 @@ import type { Row } from './collection.ts';
 /** The write fields of a product as the history names them (fiscal ones as `fiscal_info.<name>`). */
 const FIELDS = ['product_category_id', 'name', 'description', ...MONEY_FIELDS, ...FLAG_FIELDS] as const;
 
-export const IMPORT_ACTOR = { kind: 'import' };
+const IMPORT_ACTOR = { kind: 'import' };
 
 type Stored = Record<string, unknown> & { id: number };
 

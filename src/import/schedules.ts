@@ -4,7 +4,7 @@ import { arrayOf, type Check, integer } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { nested, required } from './record.ts';
 
-export type ScheduleWindow = { weekday: number; start: string; end: string };
+type ScheduleWindow = { weekday: number; start: string; end: string };
 
 const time =
   (pattern: RegExp, range: string): Check<string> =>

@@ -6,7 +6,7 @@
 // refused, a new version is read), exactly as a statement of its own would.
 import DataLoader from 'dataloader';
 
-export type BatchedLookup<K, V> = (key: K) => Promise<V | undefined>;
+type BatchedLookup<K, V> = (key: K) => Promise<V | undefined>;
 
 /**
  * `fetch` answers many keys at once; keys it leaves out resolve to undefined. `maxBatch`: keys per

@@ -13,7 +13,7 @@ export type LockInfo = {
   started_at: string;
 };
 
-export type HeldLock = {
+type HeldLock = {
   info: LockInfo;
   /** Rewrites the lock's content (a server adds its socket once it listens). */
   update(changes: Partial<LockInfo>): void;
@@ -22,7 +22,7 @@ export type HeldLock = {
 
 export const lockPath = (dataDir: string) => join(dataDir, 'comanda.lock');
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -24,7 +24,7 @@ import { Counter, Gauge } from 'prom-client';
 export type Versioned = { version: number; bytes: number };
 
 /** As it is in memory, unpacked from its compressed form, or loaded. */
-export type ReadSource = 'memory' | 'packed' | 'database';
+type ReadSource = 'memory' | 'packed' | 'database';
 
 export type VersionedCache<T extends { version: number }, K extends string | number = number> = {
   /** The entry for `version`: from memory, or from `load` (shared by concurrent callers). */
@@ -42,7 +42,7 @@ export type VersionedCache<T extends { version: number }, K extends string | num
   set(key: K, value: T): void;
 };
 
-export type VersionedCacheBase = {
+type VersionedCacheBase = {
   /** Bytes kept per instance; least recently used keys go first past it. */
   maxBytes: number;
   /** Its label in /metrics (cache_bytes, cache_budget_bytes, cache_evictions_total). */
@@ -63,7 +63,7 @@ export type Packing<T> = {
   unpack(packed: Buffer, length: number, version: number): T;
 };
 
-export type VersionedCacheOptions<T> = VersionedCacheBase & {
+type VersionedCacheOptions<T> = VersionedCacheBase & {
   /** An entry's size for the budget: its `bytes` by default (give it when entries have none). */
   sizeOf?: (value: T) => number;
   /** With `packed`: how entries are compressed; v8.serialize, then zstd, by default. */

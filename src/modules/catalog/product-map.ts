@@ -43,7 +43,7 @@ export type MappedRow = Omit<Pick<ProductColumns, keyof Fields | FiscalColumn>, 
 
 export type ProductRow = MappedRow & Pick<ProductColumns, 'brand_id' | 'position'>;
 
-export function fiscalOf(row: FiscalValues): FiscalValues {
+function fiscalOf(row: FiscalValues): FiscalValues {
   const fiscal = {} as FiscalValues;
   for (const column of FISCAL_COLUMNS) fiscal[column] = row[column] ?? null;
   return fiscal;

@@ -37,7 +37,7 @@ export type ListingRow = { c_id: number; c_name: string; c_position: number; c_a
 );
 
 /** The restaurant's catalog version; undefined when there is no such restaurant. */
-export async function readCatalogVersion(db: Db, restaurantId: number): Promise<number | undefined> {
+async function readCatalogVersion(db: Db, restaurantId: number): Promise<number | undefined> {
   return (await version(db, [restaurantId])).rows[0]?.catalog_version;
 }
 

@@ -29,7 +29,7 @@ const renders = new Counter({
 });
 
 /** Rendered listings kept per instance; a restaurant whose listing alone is larger is rendered per read. */
-export const LISTING_CACHE_BYTES = 32 * 1024 * 1024;
+const LISTING_CACHE_BYTES = 32 * 1024 * 1024;
 
 function detail(row: MappedRow | undefined): ProductResponse {
   if (!row) throw errors.productNotFound();

@@ -36,7 +36,7 @@ export async function clientName(db: Db, oauthClientId: number): Promise<string>
   return row?.name ?? '';
 }
 
-export type Consent = { oauthClientId: number; restaurantId: number; scopes: string[]; staffUserId: number };
+type Consent = { oauthClientId: number; restaurantId: number; scopes: string[]; staffUserId: number };
 
 /** Installs the application (if it was not) and adds the approved scopes to its consent. */
 export async function recordConsent(db: Db, consent: Consent, now: Date): Promise<void> {

@@ -21,7 +21,7 @@ export function destinationOf(redirectUri: string): string {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
 }
 
-export type ConsentView = {
+type ConsentView = {
   staff: Staff;
   appName: string;
   clientId: string;

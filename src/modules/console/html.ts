@@ -18,7 +18,7 @@ const ENTITIES: Record<string, string> = {
   "'": '&#39;',
 };
 
-export function escapeHtml(value: unknown): string {
+function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 

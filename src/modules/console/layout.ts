@@ -7,7 +7,7 @@ import { html, type SafeHtml } from './html.ts';
 
 export type Section = 'keys' | 'apps' | 'webhooks' | 'account';
 
-export type PageOptions = {
+type PageOptions = {
   title: string;
   staff?: Staff | null;
   section?: Section;
@@ -40,7 +40,7 @@ function header(staff: Staff, section?: Section): SafeHtml {
 </header>`;
 }
 
-export function renderPage(options: PageOptions): string {
+function renderPage(options: PageOptions): string {
   const top = options.staff
     ? header(options.staff, options.section)
     : html`<header class="top"><div class="bar"><span class="brand">comanda <span>console</span></span></div></header>`;

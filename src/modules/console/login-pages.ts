@@ -2,7 +2,7 @@
 import type { Staff } from './console-session.ts';
 import { html, type SafeHtml } from './html.ts';
 
-export type Problems = Record<string, string>;
+type Problems = Record<string, string>;
 
 function field(
   name: string,

@@ -5,8 +5,8 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 const COST = { N: 2 ** 16, r: 8, p: 1 };
 const KEY_LENGTH = 64;
-export const MIN_PASSWORD_LENGTH = 10;
-export const MAX_PASSWORD_LENGTH = 200;
+const MIN_PASSWORD_LENGTH = 10;
+const MAX_PASSWORD_LENGTH = 200;
 
 function derive(password: string, salt: Buffer, cost: typeof COST): Promise<Buffer> {
   const maxmem = 128 * cost.N * cost.r * 2;

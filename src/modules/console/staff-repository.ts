@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 
 export type RestaurantRef = { id: number; name: string };
 
-export type NewStaffRow = {
+type NewStaffRow = {
   email: string;
   passwordHash: string;
   mustChange: boolean;
@@ -70,7 +70,7 @@ export function existingRestaurants(db: Db, ids: number[]): Promise<RestaurantRe
   return db.selectFrom('restaurants').select(['id', 'name']).where('id', 'in', ids).execute();
 }
 
-export type SessionRow = {
+type SessionRow = {
   id: string;
   staffUserId: number;
   restaurantId: number;

@@ -14,11 +14,11 @@ export const CONSOLE_SESSION_TTL_SECONDS = 8 * 3600;
 /** A mistake in what was asked (bad email, unknown restaurant): its message is for the user. */
 export class StaffInputError extends Error {}
 
-export function normalizeEmail(email: string): string {
+function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export type NewStaffUser = { email: string; restaurantIds: number[]; password?: string };
+type NewStaffUser = { email: string; restaurantIds: number[]; password?: string };
 
 export async function createStaffUser(db: Db, input: NewStaffUser) {
   const email = normalizeEmail(input.email);
@@ -50,7 +50,7 @@ export async function createStaffUser(db: Db, input: NewStaffUser) {
   };
 }
 
-export type SignInOutcome = { staffUserId: number } | { refused: 'credentials' } | { retryAfter: number };
+type SignInOutcome = { staffUserId: number } | { refused: 'credentials' } | { retryAfter: number };
 
 export async function checkSignIn(
   db: Db,

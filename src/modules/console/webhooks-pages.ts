@@ -4,7 +4,7 @@ import type { Staff } from './console-session.ts';
 import { cell, instant, notice, status, table, tags } from './format.ts';
 import { html, type SafeHtml } from './html.ts';
 
-export type EndpointView = {
+type EndpointView = {
   id: number;
   url: string;
   events: string[];
@@ -13,7 +13,7 @@ export type EndpointView = {
   disabled_reason: string | null;
 };
 
-export type DeliveryView = {
+type DeliveryView = {
   event_type: string;
   status: string;
   created_at: string;

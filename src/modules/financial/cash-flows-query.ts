@@ -3,7 +3,7 @@
 import { errors, type FieldError } from '../../http/errors.ts';
 import type { CashFlowsQuerystring } from './cash-flows-schema.ts';
 
-export const MAX_PERIOD_DAYS = 92;
+const MAX_PERIOD_DAYS = 92;
 const DAY_MS = 86_400_000;
 
 export type DateType = 'due_date' | 'competence_date';

@@ -23,9 +23,9 @@ import { type CashFlowPage, type CashFlowRow, PAGE_SIZE, readPage } from './cash
 import type { CashFlowsQuerystring, CashFlowsResponse } from './cash-flows-schema.ts';
 import { type CashFlowSummary, learnStarts, loadSummary, pageStart } from './cash-flows-summary.ts';
 
-export type Listing = Static<typeof CashFlowsResponse>;
+type Listing = Static<typeof CashFlowsResponse>;
 /** The route's own serialiser (its response schema), so a kept page has the bytes it always had. */
-export type Render = (listing: Listing) => string;
+type Render = (listing: Listing) => string;
 
 function listing(f: CashFlowFilter, summary: CashFlowSummary, page: CashFlowPage): Listing {
   const children = Map.groupBy(page.items, (row) => row.parent_id);
@@ -43,7 +43,7 @@ function listing(f: CashFlowFilter, summary: CashFlowSummary, page: CashFlowPage
   };
 }
 
-export type CashFlowCaches = {
+type CashFlowCaches = {
   summaries: VersionedCache<CashFlowSummary, string>;
   pages: VersionedCache<KeptBody, string>;
 };

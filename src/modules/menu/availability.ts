@@ -36,7 +36,7 @@ function lacksRequiredChoice(groups: readonly MenuGroupInput[]): boolean {
 }
 
 /** Every reason that applies, in the order of menu.md; the first is the one reported. */
-export function unavailableReasons(
+function unavailableReasons(
   input: AvailabilityInput,
   channel: MenuChannel,
   clock: MenuClock,

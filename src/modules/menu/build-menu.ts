@@ -27,7 +27,7 @@ export type MenuRequest = {
   includeFiscal: boolean;
 };
 
-export type MenuContext = { request: MenuRequest; clock: MenuClock; acceptsScheduling: boolean };
+type MenuContext = { request: MenuRequest; clock: MenuClock; acceptsScheduling: boolean };
 
 export const HIDDEN = -1;
 

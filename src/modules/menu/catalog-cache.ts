@@ -18,7 +18,7 @@ export type CatalogCache = {
  * The menu's share of an instance's memory: rendered catalogs, both channels of every restaurant,
  * compressed, the most recently read also as they are; least recently used go first past it.
  */
-export const MENU_CACHE_BYTES = 64 * 1024 * 1024;
+const MENU_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createCatalogCache(maxBytes = MENU_CACHE_BYTES): CatalogCache {
   return createVersionedCache<Catalog>({

@@ -25,7 +25,7 @@ import { normalizeSearch } from './search.ts';
 import type { MenuChannel, MenuSchedule } from './types.ts';
 
 /** Past this many bytes of groups written inline, products refer to their groups instead. */
-export const INLINE_GROUPS_MAX_BYTES = 16 * 1024 * 1024;
+const INLINE_GROUPS_MAX_BYTES = 16 * 1024 * 1024;
 
 export type CatalogCategory = {
   id: number;

@@ -8,7 +8,7 @@ import type {
   MenuProductInput,
 } from './types.ts';
 
-export type ResolvedPrice = { base: string; source: MenuPriceSource };
+type ResolvedPrice = { base: string; source: MenuPriceSource };
 
 const MONEY = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
 

@@ -9,7 +9,7 @@ export const END_LIST = Buffer.from(']}');
 
 const REASONS: readonly (MenuUnavailableReason | null)[] = [null, ...UNAVAILABLE_REASONS];
 
-export type ResolvedValue = {
+type ResolvedValue = {
   /** `{"available":...,"reason":...,"schedulable":...}`, as JSON.stringify writes the object. */
   json: string;
   bytes: Buffer;

@@ -12,7 +12,7 @@ const weekMinute = (weekday: number, time: string) =>
   (weekday * 1440 + Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))) % WEEK_MINUTES;
 
 /** The minutes of the week where some schedule of the catalog opens or closes, ascending. */
-export function scheduleBoundaries(catalog: Pick<Catalog, 'categories' | 'products'>): Uint16Array {
+function scheduleBoundaries(catalog: Pick<Catalog, 'categories' | 'products'>): Uint16Array {
   const found = new Set<number>();
   const add = (schedules: readonly MenuSchedule[]) => {
     for (const { weekday, start, end } of schedules) {

@@ -11,7 +11,7 @@ const nullableString = nullable(Type.String());
 const money = Type.String({ description: 'Decimal with two places, e.g. "42.90".' });
 const nullableMoney = nullableString;
 
-export const SEARCH_MAX_LENGTH = 100;
+const SEARCH_MAX_LENGTH = 100;
 
 export const menuQuery = Type.Object(
   {

@@ -21,7 +21,7 @@ export function matchesSearch(
 }
 
 /** matchesSearch on the two fields themselves. */
-export function matchesText(name: string, description: string | null, needle: string): boolean {
+function matchesText(name: string, description: string | null, needle: string): boolean {
   if (needle === '') return true;
   if (normalizeSearch(name).includes(needle)) return true;
   return description !== null && normalizeSearch(description).includes(needle);

@@ -72,7 +72,7 @@ function grouped(source: ProviderObject, groups: Record<string, Group>): Provide
   return target;
 }
 
-export function mapItem(item: ProviderObject): ProviderObject {
+function mapItem(item: ProviderObject): ProviderObject {
   const mapped = grouped(item, ITEM);
   mapped.additional_fields = additionalFields(item, ITEM_NAMES);
   return mapped;

@@ -19,15 +19,15 @@ const reads = new Counter({
 });
 
 /** Rendered lists of all restaurants and queries kept per instance; a larger list is rendered per read. */
-export const NFE_LIST_CACHE_BYTES = 16 * 1024 * 1024;
+const NFE_LIST_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Everything the answer depends on besides the data: two queries with one key answer the same bytes. */
-export function listKey(restaurantId: number, filter: NfeListFilter): string {
+function listKey(restaurantId: number, filter: NfeListFilter): string {
   const { start, endInclusive, pending, brandId } = filter;
   return JSON.stringify([restaurantId, start.getTime(), endInclusive.getTime(), pending, brandId ?? null]);
 }
 
-export type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) => Promise<Buffer>;
+type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) => Promise<Buffer>;
 
 /** One per app instance; other instances' writes reach it through nfe_version. */
 export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): NfeListReader {

@@ -5,7 +5,7 @@
 import { errors, type FieldError } from '../../http/errors.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
 
-export const MAX_PERIOD_DAYS = 92;
+const MAX_PERIOD_DAYS = 92;
 const SECOND_MS = 1000;
 const MAX_PERIOD_MS = MAX_PERIOD_DAYS * 86_400_000;
 
@@ -20,7 +20,7 @@ export type NfeListFilter = {
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(Z|([+-])(\d{2}):(\d{2}))?$/;
 
 /** Milliseconds of the instant truncated to its second, or undefined when it is no real date-time. */
-export function parseInstant(text: string): number | undefined {
+function parseInstant(text: string): number | undefined {
   const match = DATE_TIME.exec(text);
   if (!match) return undefined;
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);

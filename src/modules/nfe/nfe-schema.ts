@@ -7,7 +7,7 @@ import { flagParameter, idParameter, restaurantIdParameter } from '../../http/pa
 import { nameSchema } from '../../http/schema-names.ts';
 import { explainedPattern } from '../../http/validation.ts';
 
-export const DATE_TIME_PATTERN =
+const DATE_TIME_PATTERN =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})?$';
 
 const dateTime = (description: string) =>

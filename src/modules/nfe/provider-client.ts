@@ -12,7 +12,7 @@ import { redact, secretForms } from '../../lib/secret-forms.ts';
 import type { Slots } from '../../lib/slots.ts';
 import { type MappedProviderBody, mapProviderBody } from './provider-mapping.ts';
 
-export type FetchReceivedNfeOptions = {
+type FetchReceivedNfeOptions = {
   baseUrl: string;
   token: string;
   accessKey: string;
@@ -25,8 +25,8 @@ export type FetchReceivedNfeOptions = {
   mapBody?: (body: Buffer, signal: AbortSignal, move: boolean) => Promise<MappedProviderBody>;
 };
 
-export const PROVIDER_TIMEOUT_MS = 15_000;
-export const PROVIDER_MAX_BYTES = 5 * 1024 * 1024;
+const PROVIDER_TIMEOUT_MS = 15_000;
+const PROVIDER_MAX_BYTES = 5 * 1024 * 1024;
 /** Exchanges in flight per instance: a burst of 5 MiB documents holds at most about 90 MiB. */
 export const PROVIDER_CONCURRENCY = 8;
 const LOGGED_BODY_CHARS = 500;

@@ -71,7 +71,7 @@ export const manifestationType = (value: ProviderValue | undefined) =>
   value === 'nulo' ? null : scalarText(value);
 
 /** The common fields (2.7) the detail takes from the provider instead of the local snapshot. */
-export function mapProviderSummary(doc: ProviderObject) {
+function mapProviderSummary(doc: ProviderObject) {
   return {
     issuedAt: doc.data_emissao as string,
     issuerName: doc.nome_emitente as string,
@@ -86,7 +86,7 @@ export function mapProviderSummary(doc: ProviderObject) {
 }
 
 /** recipient (2.8): the provider's text ("" stays ""), null when not informed. */
-export function mapProviderRecipient(doc: ProviderObject): { cnpj: string | null; cpf: string | null } {
+function mapProviderRecipient(doc: ProviderObject): { cnpj: string | null; cpf: string | null } {
   return { cnpj: scalarText(doc.cnpj_destinatario), cpf: scalarText(doc.cpf_destinatario) };
 }
 
