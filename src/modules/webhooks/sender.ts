@@ -12,7 +12,7 @@ export const ANSWER_BYTES = 1024;
 export type Outcome = {
   statusCode: number | null;
   durationMs: number;
-  /** The first 1 KB of the answer (UTF-8, a cut character replaced). */
+  /** The first 1 KB of the answer (UTF-8, a cut character and any NUL replaced). */
   body: string | null;
   error: string | null;
   ok: boolean;
@@ -39,7 +39,8 @@ async function readStart(body: AsyncIterable<Buffer> & { destroy(): void }): Pro
     if (size >= ANSWER_BYTES) break;
   }
   body.destroy();
-  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8');
+  // PostgreSQL text holds no NUL: one kept would fail the record of this attempt and of its batch.
+  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8').replaceAll('\u0000', '\ufffd');
 }
 
 export function createSender(options: SenderOptions): Sender {

@@ -1,0 +1,78 @@
+// Whatever a receiver answers and whatever a restaurant does meanwhile, each attempt's outcome is
+// recorded, and one attempt's record never takes its batch's others down with it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
+import { type EventsWorld, eventsWorld } from '../../support/events-world.ts';
+import { type Receiver, startReceiver } from '../../support/receiver.ts';
+
+async function setUp(t: Parameters<typeof eventsWorld>[0]) {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const authorization = await world.bearer();
+  const logged: unknown[] = [];
+  const worker = createWebhookWorker({
+    db: world.db,
+    secretKey: world.ctx.secrets.fiscalTokenKey,
+    allowPrivate: true,
+    log: (err) => logged.push(err),
+    timeoutMs: 2_000,
+    schedule: { baseMs: 60_000, factor: 2, jitter: 0 },
+  });
+  t.after(() => worker.stop());
+  const create = async (path: string) => {
+    const res = await world.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: { authorization },
+      payload: { url: receiver.url(path), events: ['product.updated'] },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json().id as number;
+  };
+  const edit = (name: string) =>
+    world.app.inject({
+      method: 'PUT',
+      url: `/v1/products/${world.products[0]}`,
+      headers: { authorization },
+      payload: { name },
+    });
+  return { world, receiver, authorization, logged, worker, create, edit };
+}
+
+type DeliveryState = { endpoint_id: number; status: string; retry_in_s: number };
+
+async function states(world: EventsWorld): Promise<Record<number, DeliveryState>> {
+  const { rows } = await sql<DeliveryState>`select endpoint_id, status,
+      round(extract(epoch from next_attempt_at - now()))::int as retry_in_s
+    from webhook_deliveries order by id`.execute(world.db);
+  return Object.fromEntries(rows.map((row) => [row.endpoint_id, row]));
+}
+
+const answer = (receiver: Receiver, byPath: Record<string, [number, string]>) => {
+  receiver.respond = (req, res) => {
+    const [status, body] = byPath[req.url ?? ''] ?? [200, 'ok'];
+    res.writeHead(status).end(body);
+  };
+};
+
+test('an answer holding NUL bytes is recorded, and the other attempts of its batch with it', async (t) => {
+  const { world, receiver, logged, worker, create, edit } = await setUp(t);
+  const nulOk = await create('/nul-ok');
+  const plain = await create('/plain');
+  const nulFailing = await create('/nul-failing');
+  answer(receiver, { '/nul-ok': [200, 'a\u0000b'], '/nul-failing': [500, '\u0000'] });
+  assert.equal((await edit('Margherita Nula')).statusCode, 200);
+  assert.equal(await worker.runOnce(), 3);
+  assert.deepEqual(logged, []);
+  const after = await states(world);
+  assert.equal(after[nulOk].status, 'succeeded');
+  assert.equal(after[plain].status, 'succeeded');
+  assert.equal(after[nulFailing].status, 'pending');
+  assert.equal(after[nulFailing].retry_in_s, 60, 'retried on its schedule, not at the end of its lease');
+  const { rows } = await sql<{ response_body: string }>`select response_body from webhook_attempts
+    join webhook_deliveries d on d.id = delivery_id where d.endpoint_id = ${nulOk}`.execute(world.db);
+  assert.equal(rows[0].response_body, 'a\ufffdb');
+});
