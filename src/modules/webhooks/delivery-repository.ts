@@ -61,8 +61,11 @@ export async function recordSuccesses(db: Db, successes: Success[]): Promise<voi
         endpoint_id integer, attempted_at timestamptz, duration_ms integer, status_code integer,
         response_body text)
     ), attempts as (
+      -- Only for deliveries still there: one whose endpoint was deleted during its attempt is gone,
+      -- and its attempt row would fail the statement, and so the record of the batch's others.
       insert into webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_body)
-      select delivery_id, attempted_at, duration_ms, status_code, response_body from done
+      select done.delivery_id, done.attempted_at, done.duration_ms, done.status_code, done.response_body
+      from done join webhook_deliveries kept on kept.id = done.delivery_id
     ), delivered as (
       update webhook_deliveries d set status = 'succeeded', completed_at = now()
       from done where d.id = done.delivery_id

@@ -76,3 +76,32 @@ test('an answer holding NUL bytes is recorded, and the other attempts of its bat
     join webhook_deliveries d on d.id = delivery_id where d.endpoint_id = ${nulOk}`.execute(world.db);
   assert.equal(rows[0].response_body, 'a\ufffdb');
 });
+
+test("an endpoint deleted during its attempt does not keep its batch's successes from being recorded", async (t) => {
+  const { world, receiver, authorization, logged, worker, create, edit } = await setUp(t);
+  const kept = await create('/kept');
+  const deleted = await create('/deleted');
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  receiver.respond = (req, res) => {
+    if (req.url === '/kept') void held.then(() => res.writeHead(204).end());
+    else res.writeHead(204).end();
+  };
+  assert.equal((await edit('Margherita Apagada')).statusCode, 200);
+  const turn = worker.runOnce();
+  while (receiver.received.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  const gone = await world.app.inject({
+    method: 'DELETE',
+    url: `/v1/webhook-endpoints/${deleted}`,
+    headers: { authorization },
+  });
+  assert.equal(gone.statusCode, 204);
+  release();
+  assert.equal(await turn, 2);
+  assert.deepEqual(logged, []);
+  const after = await states(world);
+  assert.deepEqual(Object.keys(after), [String(kept)]);
+  assert.equal(after[kept].status, 'succeeded', 'not sent again when its lease runs out');
+});
