@@ -52,6 +52,12 @@ export async function createEndpoint(
   body: CreateEndpointInput,
   keys: Keys,
 ) {
+  // PostgreSQL text holds no NUL: storing one would fail the insert (a 500).
+  for (const field of ['url', 'description'] as const) {
+    if (!body[field]?.includes('\u0000')) continue;
+    const message = 'must not contain NUL characters';
+    throw errors.invalidBody(`Invalid body: ${field} ${message}.`, [{ field, message }]);
+  }
   const unknown = body.events.filter((type) => !isEventType(type));
   if (unknown.length) {
     const message = `names unknown event types: ${unknown.join(', ')}`;
