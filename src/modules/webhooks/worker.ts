@@ -1,8 +1,9 @@
 // The delivery loop each server runs (src/server.ts): hand newly committed events to their
 // endpoints (fanout.ts), claim due deliveries, send them at once,
 // record each failure as it ends and the batch's successes in one statement once all have ended;
-// poll again at once while work remains, else after a short pause. stop() aborts the attempts in flight (they are recorded as
-// failed and retried later) and waits for the loop, so a shutdown is not held by a slow receiver.
+// poll again at once while work remains, else after a short pause. stop() aborts the attempts in flight (they are not
+// recorded: each is made again when its lease runs out, as if the process had died) and waits for
+// the loop, so a shutdown is not held by a slow receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
@@ -73,6 +74,9 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     const headers = signedHeaders(secretsOf(delivery, decrypt, now), delivery.event_id, body, now);
     const outcome = await sender.send(delivery.url, headers, body);
     if (outcome.ok) return { delivery, outcome, attemptedAt: now };
+    // Cut short by this worker stopping, the attempt says nothing of the receiver: recorded, it
+    // would count as the endpoint failing and fail a last attempt for good.
+    if (stopping.signal.aborted && outcome.statusCode === null) return;
     await recordOutcome(
       db,
       delivery,
