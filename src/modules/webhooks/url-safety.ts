@@ -25,6 +25,7 @@ for (const [network, bits] of [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b::', 96], // NAT64 of any IPv4 address
+  ['64:ff9b:1::', 48], // NAT64 of a local-use prefix (RFC 8215)
   ['fc00::', 7], // unique local, including AWS's fd00:ec2::254 metadata
   ['fe80::', 10],
   ['ff00::', 8],

@@ -38,6 +38,13 @@ test('webhook URL safety', async (t) => {
       assert.equal(isPublicAddress(address), true);
   });
 
+  await t.test('NAT64 addresses, of the well-known and of the local-use prefix, are judged private', () => {
+    // 64:ff9b::/96 (RFC 6052) and 64:ff9b:1::/48 (RFC 8215): a translator on the network maps
+    // them to any IPv4 address, here 169.254.169.254 and 10.0.0.1.
+    for (const address of ['64:ff9b::a9fe:a9fe', '64:ff9b:1::a00:1', '64:ff9b:1:ffff::a00:1'])
+      assert.equal(isPublicAddress(address), false, address);
+  });
+
   await t.test(
     'creating an endpoint on a private host or over http is 400 invalid_body naming url',
     async () => {
