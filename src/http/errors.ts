@@ -92,6 +92,12 @@ export const errors = {
   nfeNotFound: () => new AppError(404, 'nfe_not_found', 'Received NF-e not found.'),
   webhookEndpointNotFound: () =>
     new AppError(404, 'webhook_endpoint_not_found', 'Webhook endpoint not found.'),
+  webhookEndpointLimit: (max: number) =>
+    new AppError(
+      409,
+      'webhook_endpoint_limit',
+      `A restaurant has at most ${max} webhook endpoints: delete one before creating another.`,
+    ),
   webhookEndpointDisabled: () =>
     new AppError(
       409,

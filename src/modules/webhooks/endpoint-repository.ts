@@ -1,6 +1,7 @@
 // SQL of webhook endpoints, their deliveries and attempts; every query is scoped by the restaurant.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { ISO_INSTANT } from '../events/outbox.ts';
 import { SUBSCRIBED } from './fanout.ts';
 
@@ -26,16 +27,30 @@ export type EndpointRow = {
   created_at: Date;
 };
 
+/**
+ * Inserts the endpoint unless the restaurant already has `max` (then undefined). The restaurant's
+ * row is locked first, so parallel creations of one restaurant count one after another.
+ */
 export async function insertEndpoint(
   db: Db,
   restaurantId: number,
   values: { url: string; events: string[]; description: string; secret_encrypted: string },
-): Promise<EndpointRow> {
-  return db
-    .insertInto('webhook_endpoints')
-    .values({ restaurant_id: restaurantId, ...values })
-    .returning(ENDPOINT_COLUMNS)
-    .executeTakeFirstOrThrow();
+  max: number,
+): Promise<EndpointRow | undefined> {
+  return inTransaction(db, async (trx) => {
+    await trx.selectFrom('restaurants').select('id').where('id', '=', restaurantId).forUpdate().execute();
+    const { count } = await trx
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('restaurant_id', '=', restaurantId)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= max) return undefined;
+    return trx
+      .insertInto('webhook_endpoints')
+      .values({ restaurant_id: restaurantId, ...values })
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirstOrThrow();
+  });
 }
 
 export function listEndpoints(db: Db, restaurantId: number): Promise<EndpointRow[]> {

@@ -13,6 +13,9 @@ import { checkWebhookUrl, UnsafeUrlError } from './url-safety.ts';
 
 export const PREVIOUS_SECRET_HOURS = 24;
 
+/** Endpoints per restaurant: each one multiplies the deliveries of every write. */
+export const MAX_ENDPOINTS = 16;
+
 export type Keys = { secretKey: string; allowPrivate: boolean };
 
 export function mapEndpoint(row: EndpointRow) {
@@ -73,12 +76,18 @@ export async function createEndpoint(
     throw errors.invalidBody(`Invalid body: url ${err.message}.`, [{ field: 'url', message: err.message }]);
   }
   const secret = newSecret();
-  const row = await repository.insertEndpoint(db, restaurantId, {
-    url: body.url,
-    events,
-    description: body.description ?? '',
-    secret_encrypted: encryptSecret(secret, keys.secretKey),
-  });
+  const row = await repository.insertEndpoint(
+    db,
+    restaurantId,
+    {
+      url: body.url,
+      events,
+      description: body.description ?? '',
+      secret_encrypted: encryptSecret(secret, keys.secretKey),
+    },
+    MAX_ENDPOINTS,
+  );
+  if (!row) throw errors.webhookEndpointLimit(MAX_ENDPOINTS);
   return { ...mapEndpoint(row), secret };
 }
 

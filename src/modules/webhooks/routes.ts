@@ -25,14 +25,15 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v1/webhook-endpoints',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', errorKeys: ['webhook_endpoint_limit'] },
       schema: {
         operationId: 'createWebhookEndpoint',
         tags,
         summary: 'Subscribe a URL to event types; answers the signing secret once',
         description:
           'Every event of the listed types is POSTed to the URL, signed per Standard Webhooks. The URL must be ' +
-          'https on a public host. The credential needs the read scope of each event type.',
+          'https on a public host. The credential needs the read scope of each event type. A restaurant has ' +
+          `at most ${service.MAX_ENDPOINTS} endpoints.`,
         querystring: RestaurantQuery,
         body: CreateEndpointBody,
         response: { 201: EndpointWithSecret },

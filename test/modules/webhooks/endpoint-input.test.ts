@@ -23,3 +23,40 @@ test('a NUL character in the url or the description is 400 invalid_body naming t
     assert.equal(res.json().errors[0].field, field);
   }
 });
+
+test('a restaurant has at most 16 webhook endpoints, counted one creation after another when they run in parallel', async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const authorization = await world.bearer();
+  const create = (n: number) =>
+    world.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: { authorization },
+      payload: { url: `http://127.0.0.1:9/hook-${n}`, events: ['product.updated'] },
+    });
+  const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => create(n)));
+  const created = answers.filter((res) => res.statusCode === 201);
+  const refused = answers.filter((res) => res.statusCode !== 201);
+  assert.equal(created.length, 16);
+  assert.deepEqual(
+    refused.map((res) => [res.statusCode, res.json().key]),
+    Array(4).fill([409, 'webhook_endpoint_limit']),
+  );
+  // Another restaurant counts its own.
+  const other = await world.bearer(undefined, [world.other]);
+  const elsewhere = await world.app.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: { authorization: other },
+    payload: { url: 'http://127.0.0.1:9/other', events: ['product.updated'] },
+  });
+  assert.equal(elsewhere.statusCode, 201, elsewhere.body);
+  // A deleted endpoint frees its place.
+  const freed = await world.app.inject({
+    method: 'DELETE',
+    url: `/v1/webhook-endpoints/${created[0].json().id}`,
+    headers: { authorization },
+  });
+  assert.equal(freed.statusCode, 204);
+  assert.equal((await create(99)).statusCode, 201);
+});
