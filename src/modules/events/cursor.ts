@@ -7,6 +7,8 @@ export type Cursor = { xid: string; seq: number; at: number };
 
 export const encodeCursor = (c: Cursor) => Buffer.from(`${c.xid}.${c.seq}.${c.at}`).toString('base64url');
 
+const XID8_MAX = 2n ** 64n - 1n;
+
 const invalid = (message: string) =>
   errors.invalidQuery(`Invalid query: after ${message}.`, [{ field: 'after', message }]);
 
@@ -15,7 +17,8 @@ export function decodeCursor(text: string, retentionDays: number, now = Date.now
   const match = /^[A-Za-z0-9_-]+$/.test(text)
     ? /^(\d{1,20})\.([1-9]\d{0,15})\.(\d{1,15})$/.exec(Buffer.from(text, 'base64url').toString('latin1'))
     : null;
-  if (!match) throw invalid('is not a next_cursor of the event feed');
+  // 20 digits may still exceed xid8 (2^64 - 1), which PostgreSQL would refuse with an error.
+  if (!match || BigInt(match[1]) > XID8_MAX) throw invalid('is not a next_cursor of the event feed');
   const cursor = { xid: match[1], seq: Number(match[2]), at: Number(match[3]) };
   if (cursor.at < now - retentionDays * 86_400_000) {
     throw invalid(

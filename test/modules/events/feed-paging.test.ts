@@ -120,6 +120,25 @@ test('event feed pages, scopes and retention', async (t) => {
     assert.equal(bad.json().errors[0].field, 'after');
   });
 
+  await t.test(
+    'a cursor naming a transaction beyond the range of xid8 is 400 invalid_query, not 500',
+    async () => {
+      // 20 digits pass the cursor's pattern, but xid8 ends at 2^64 - 1.
+      for (const xid of ['18446744073709551616', '99999999999999999999']) {
+        const res = await get(`?after=${encodeCursor({ xid, seq: 1, at: Date.now() })}`, all);
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().key, 'invalid_query');
+        assert.equal(res.json().errors[0].field, 'after');
+      }
+      const last = await get(
+        `?after=${encodeCursor({ xid: '18446744073709551615', seq: 1, at: Date.now() })}`,
+        all,
+      );
+      assert.equal(last.statusCode, 200, last.body);
+      assert.deepEqual(last.json().data, []);
+    },
+  );
+
   await t.test('a cursor older than the retention is 400 invalid_query saying it expired', async () => {
     const old = encodeCursor({ xid: '1', seq: 1, at: Date.now() - 31 * 86_400_000 });
     const res = await get(`?after=${old}`, all);
