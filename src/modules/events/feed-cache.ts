@@ -42,7 +42,7 @@ export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader
   });
   return async (restaurant, principal, query, retentionDays) => {
     // Query errors first (an expired cursor is one), as without the cache.
-    const after = query.after === undefined ? null : decodeCursor(query.after, retentionDays);
+    const after = query.after === undefined ? null : decodeCursor(query.after, retentionDays, restaurant.id);
     const page: PageQuery = {
       types: requestedTypes(principal, query.types),
       after,

@@ -39,7 +39,7 @@ export async function renderFeedPage(db: Db, restaurantId: number, query: PageQu
   const page = shown.slice(0, limit);
   const last = page.at(-1);
   const next = last
-    ? encodeCursor({ xid: last.xid, seq: last.seq, at: last.created_at.getTime() })
+    ? encodeCursor({ xid: last.xid, seq: last.seq, at: last.created_at.getTime(), restaurant: restaurantId })
     : afterText;
   // The events are JSON text already (EVENT_JSON_SQL): the page is assembled, not serialised again.
   const text = `{"data":[${page.map((row) => row.json).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${shown.length > limit}}`;

@@ -139,6 +139,29 @@ test('event feed pages, scopes and retention', async (t) => {
     },
   );
 
+  await t.test(
+    "a cursor of one restaurant's feed is 400 invalid_query on another's, not a skip",
+    async (st) => {
+      // One key for both restaurants: B's event commits first, A's after it. A's cursor on B's feed
+      // used to be taken as a place in B's feed too, and B's event, never read, was skipped.
+      const both = await world.bearer(ALL_SCOPES, [restaurant, other]);
+      st.after(() => sql`delete from events where data->>'n' in ('a', 'b')`.execute(db));
+      await recordEvents(db, [{ restaurant_id: other, type: 'menu.updated', data: { n: 'b' } }]);
+      await recordEvents(db, [{ restaurant_id: restaurant, type: 'menu.updated', data: { n: 'a' } }]);
+      const ours = (await get(`?restaurant_id=${restaurant}&types=menu.updated`, both)).json();
+      assert.equal(ours.data.at(-1).data.n, 'a');
+      const res = await get(`?restaurant_id=${other}&types=menu.updated&after=${ours.next_cursor}`, both);
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().key, 'invalid_query');
+      assert.equal(res.json().errors[0].field, 'after');
+      const theirs = (await get(`?restaurant_id=${other}&types=menu.updated`, both)).json();
+      assert.equal(theirs.data.at(-1).data.n, 'b');
+      const again = await get(`?restaurant_id=${other}&types=menu.updated&after=${theirs.next_cursor}`, both);
+      assert.equal(again.statusCode, 200, again.body);
+      assert.deepEqual(again.json().data, []);
+    },
+  );
+
   await t.test('a cursor older than the retention is 400 invalid_query saying it expired', async () => {
     const old = encodeCursor({ xid: '1', seq: 1, at: Date.now() - 31 * 86_400_000 });
     const res = await get(`?after=${old}`, all);
