@@ -44,10 +44,29 @@ export async function listEvents(
   return rows;
 }
 
-/** Deletes events (and deliveries with their attempts) older than `days`; returns how many events. */
-export async function purgeEvents(db: Db, days: number): Promise<number> {
-  const cutoff = sql`now() - make_interval(days => ${days})`;
-  await sql`delete from webhook_deliveries where created_at < ${cutoff}`.execute(db);
-  const result = await sql`delete from events where created_at < ${cutoff}`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+/**
+ * Deletes events (and deliveries with their attempts) older than `days`; returns how many events.
+ * By batches of `batch` rows, each its own statement (`db` is the pool: its own transaction): a
+ * transaction that deletes holds back, by the xmin rule above, every event committed after it
+ * started, of every restaurant, so one delete of a large backlog would stall the whole feed.
+ */
+export async function purgeEvents(db: Db, days: number, batch = 5_000): Promise<number> {
+  const { rows } = await sql<{
+    cutoff: Date;
+  }>`select now() - make_interval(days => ${days}) as cutoff`.execute(db);
+  const { cutoff } = rows[0];
+  const inBatches = async (table: 'webhook_deliveries' | 'events', key: 'id' | 'seq') => {
+    let total = 0;
+    for (;;) {
+      const result = await sql`delete from ${sql.table(table)} where ${sql.ref(key)} in (
+        select ${sql.ref(key)} from ${sql.table(table)} where created_at < ${cutoff} limit ${batch})`.execute(
+        db,
+      );
+      const deleted = Number(result.numAffectedRows ?? 0);
+      total += deleted;
+      if (deleted < batch) return total;
+    }
+  };
+  await inBatches('webhook_deliveries', 'id');
+  return inBatches('events', 'seq');
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { purgeEvents } from '../../../src/modules/events/feed-repository.ts';
 import { recordEvents } from '../../../src/modules/events/outbox.ts';
 import { startEventPurge } from '../../../src/modules/events/purge-job.ts';
 import { eventsWorld } from '../../support/events-world.ts';
@@ -25,4 +26,41 @@ test('the purge job removes expired events on its own', async (t) => {
   // Stopped here: a run still in flight when the database closes after the test is not its failure.
   job.stop();
   assert.deepEqual(failures, []);
+});
+
+test('the purge deletes in bounded batches, each its own transaction, so it never holds the feed back for long', async (t) => {
+  // A transaction that deletes holds back every event committed after it started (the xmin rule
+  // of feed-repository.ts), for every restaurant: one delete of all expired rows held the whole
+  // feed for as long as it took.
+  const world = await eventsWorld(t);
+  await recordEvents(
+    world.db,
+    [1, 2, 3, 4, 5].map((n) => ({
+      restaurant_id: world.restaurant,
+      type: 'product.updated' as const,
+      data: { n },
+    })),
+  );
+  await recordEvents(world.db, [
+    { restaurant_id: world.restaurant, type: 'product.updated', data: { n: 'new' } },
+  ]);
+  await sql`update events set created_at = now() - interval '40 days' where data->>'n' <> 'new'`.execute(
+    world.db,
+  );
+  await sql`create table purged_by (xid xid8 not null)`.execute(world.db);
+  await sql`create function log_purge() returns trigger language plpgsql as $$
+    begin insert into purged_by values (pg_current_xact_id()); return null; end $$`.execute(world.db);
+  await sql`create trigger log_purge after delete on events for each row execute function log_purge()`.execute(
+    world.db,
+  );
+  assert.equal(await purgeEvents(world.db, 30, 2), 5);
+  const { rows } = await sql<{ n: number }>`select count(distinct xid)::int as n from purged_by`.execute(
+    world.db,
+  );
+  assert.equal(rows[0].n, 3);
+  const left = await sql<{ n: string }>`select data->>'n' as n from events`.execute(world.db);
+  assert.deepEqual(
+    left.rows.map((r) => r.n),
+    ['new'],
+  );
 });
