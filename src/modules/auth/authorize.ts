@@ -11,6 +11,7 @@ import type { Scope } from '../../http/principal.ts';
 import { CHALLENGE_SYNTAX, createCode } from './authorization-codes.ts';
 import { type ClientCredential, findClient } from './oauth-clients.ts';
 import { narrowScopes } from './scopes.ts';
+import { checkSession } from './session-check.ts';
 import { verifySession } from './session-token.ts';
 
 export type AuthorizeQuery = Partial<
@@ -36,10 +37,12 @@ export async function trustedClient(db: Db, query: AuthorizeQuery): Promise<Clie
   return client;
 }
 
-function sessionRestaurant(authorization: string | undefined, secret: string): number {
+/** The restaurant of a valid session whose console sign-in was not ended (as on data routes). */
+async function sessionRestaurant(db: Db, authorization: string | undefined, secret: string): Promise<number> {
   const token = /^Bearer +(\S+)$/i.exec(authorization ?? '')?.[1];
   const claims = token ? verifySession(token, secret) : null;
-  if (!claims) throw oauthErrors.accessDenied('A valid restaurant session must approve the application.');
+  const live = claims && !(await checkSession(db, claims.jti, claims.restaurant_id)).ended;
+  if (!live) throw oauthErrors.accessDenied('A valid restaurant session must approve the application.');
   return claims.restaurant_id;
 }
 
@@ -57,7 +60,7 @@ export function checkRequest(client: ClientCredential, query: AuthorizeQuery): S
 
 async function approve(ctx: AppContext, client: ClientCredential, query: AuthorizeQuery, auth?: string) {
   const scopes = checkRequest(client, query);
-  const restaurantId = sessionRestaurant(auth, ctx.secrets.sessionSecret);
+  const restaurantId = await sessionRestaurant(ctx.db, auth, ctx.secrets.sessionSecret);
   if (!client.restaurantIds.includes(restaurantId)) {
     throw oauthErrors.accessDenied('The application is not installed for this restaurant.');
   }

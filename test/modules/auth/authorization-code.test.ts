@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
+import { verifySession } from '../../../src/modules/auth/session-token.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { sessionFor } from '../../support/tokens.ts';
 import { postToken, protectedRoute, REDIRECT_URI as REDIRECT, seedRestaurants } from './support.ts';
@@ -178,6 +179,39 @@ test('the authorization code flow with PKCE', async (t) => {
         assert.equal(res.headers.location, undefined);
         assert.equal(res.json().error, 'invalid_request');
       }
+    },
+  );
+
+  await t.test(
+    'a session whose console sign-in was ended cannot approve an application: access_denied, no code',
+    async () => {
+      const ended = sessionFor(r1, ctx.secrets.sessionSecret);
+      const jti = verifySession(ended.authorization.slice(7), ctx.secrets.sessionSecret)!.jti;
+      const { id: staffId } = await ctx.db
+        .insertInto('staff_users')
+        .values({ email: 'signed-out@example.com', password_hash: 'x' } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const now = new Date();
+      await ctx.db
+        .insertInto('console_sessions')
+        .values({
+          id: jti,
+          staff_user_id: staffId,
+          restaurant_id: r1,
+          created_at: now,
+          expires_at: new Date(now.getTime() + 3600e3),
+        } as never)
+        .execute();
+      assert.ok(redirected(await authorize(authorizeQuery(pkce().challenge), ended)).get('code'));
+      await ctx.db
+        .updateTable('console_sessions')
+        .set({ ended_at: new Date() } as never)
+        .where('id', '=', jti)
+        .execute();
+      const params = redirected(await authorize(authorizeQuery(pkce().challenge), ended));
+      assert.equal(params.get('error'), 'access_denied');
+      assert.equal(params.get('code'), null);
     },
   );
 
