@@ -111,6 +111,20 @@ test('POST /oauth/token with grant_type=refresh_token', async (t) => {
     assertInvalidGrant(await refresh(first.refresh_token));
   });
 
+  await t.test(
+    'reusing a consumed refresh token after its own inactivity window still revokes the family',
+    async (t) => {
+      t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+      const first = await exchange();
+      t.mock.timers.tick((IDLE - 10) * 1000);
+      const next = (await refresh(first.refresh_token)).json();
+      t.mock.timers.tick(20 * 1000);
+      assertInvalidGrant(await refresh(first.refresh_token));
+      assertInvalidGrant(await refresh(next.refresh_token));
+      assert.equal((await call(next.access_token)).statusCode, 401, 'the successor access token is revoked');
+    },
+  );
+
   await t.test('each refresh restarts the inactivity window', async (t) => {
     t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     let token = (await exchange()).refresh_token;

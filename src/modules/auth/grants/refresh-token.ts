@@ -1,7 +1,7 @@
 // grant_type=refresh_token (RFC 6749 6, contract 3 and 5.6): rotation with reuse detection.
-// In one transaction that locks the token row: find (ignoring expiry) -> not found, expired,
-// revoked, client mismatch -> already consumed: revoke the family and every access token of
-// its key or client -> consume and issue the successor. Of N concurrent refreshes of one token
+// In one transaction that locks the token row: find (ignoring expiry) -> not found, revoked,
+// unconsumed and expired, client mismatch -> already consumed (expired or not): revoke the
+// family and every access token of its key or client -> consume and issue the successor. Of N concurrent refreshes of one token
 // exactly one wins; the others arrive after its commit, see it consumed and count as reuse.
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
@@ -54,7 +54,9 @@ async function rotate(
   const { family } = found;
   const current = await currentGrant(db, family, now);
   if (found.familyRevokedAt || !current) return { refused: 'family, key or client revoked' };
-  if (found.expiresAt <= now || family.absoluteExpiresAt <= now) return { refused: 'refresh token expired' };
+  // A replayed token means it leaked, whatever its age: a consumed one goes on to reuse detection.
+  const expired = found.expiresAt <= now || family.absoluteExpiresAt <= now;
+  if (expired && !found.consumedAt) return { refused: 'refresh token expired' };
   if (clientMismatch(found.clientId, clientId)) return { refused: 'issued to another client' };
   if (found.consumedAt || !(await consumeRefreshToken(db, found.id, now))) {
     await revokeFamily(db, family.id, now);
