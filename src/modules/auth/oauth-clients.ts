@@ -34,6 +34,8 @@ export type NewOAuthClient = {
 };
 
 export async function findClient(db: Db, by: { clientId: string } | { id: number }) {
+  // PostgreSQL text cannot hold NUL (the query would fail with a 500): no client has such an id.
+  if ('clientId' in by && by.clientId.includes('\u0000')) return null;
   const query = db
     .selectFrom('oauth_clients as c')
     .select(['c.id', 'c.client_id', 'c.client_secret_hash', 'c.scopes', 'c.grant_types', 'c.redirect_uris'])

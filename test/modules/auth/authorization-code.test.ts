@@ -165,6 +165,21 @@ test('the authorization code flow with PKCE', async (t) => {
   );
 
   await t.test(
+    'a client_id holding a NUL character is 401 invalid_client at the token endpoint and 400 at the authorization endpoint, not a 500',
+    async () => {
+      const { verifier, challenge } = pkce();
+      const code = await codeFor(challenge);
+      const token = await exchange(code, verifier, { client_id: 'pos-app\u0000' });
+      assert.equal(token.statusCode, 401, token.body);
+      assert.equal(token.json().error, 'invalid_client');
+      const approval = await authorize(authorizeQuery(challenge, { client_id: 'pos-app\u0000' }));
+      assert.equal(approval.statusCode, 400, approval.body);
+      assert.equal(approval.headers.location, undefined);
+      assert.equal(approval.json().error, 'invalid_request');
+    },
+  );
+
+  await t.test(
     'an unknown client or an unregistered redirect_uri is answered with 400, never redirected',
     async () => {
       const { challenge } = pkce();

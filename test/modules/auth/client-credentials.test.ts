@@ -73,6 +73,11 @@ test('POST /oauth/token with grant_type=client_credentials', async (t) => {
     assertError(await cc(), 401, 'invalid_client');
   });
 
+  await t.test('a client_id holding a NUL character is 401 invalid_client, not a 500', async () => {
+    assertError(await cc({}, basic('erp\u0000', 's3cret:with+symbols')), 401, 'invalid_client');
+    assertError(await cc({ client_id: 'erp\u0000', client_secret: 'x' }), 401, 'invalid_client');
+  });
+
   await t.test('a public client cannot authenticate for client_credentials', async () => {
     assertError(await cc({ client_id: 'public-app', client_secret: 'anything' }), 401, 'invalid_client');
   });
