@@ -11,6 +11,15 @@ export type Change = { field: string; from: ChangeValue; to: ChangeValue };
 /** A destination category of a move: its brand and the last position handed out in it. */
 export type Destination = { brand_id: number | null; last_position: number };
 
+/** The largest value of the integer position column (the importer accepts positions up to it). */
+const MAX_POSITION = 2147483647;
+
+/**
+ * The position after `last`: the end of the category. At the column's limit it stays there
+ * (products of one position are ordered by id), rather than overflowing into a database error.
+ */
+export const positionAfter = (last: number) => Math.min(last + 1, MAX_POSITION);
+
 export function planEdit(
   current: ProductRow,
   edit: Edit,
@@ -34,7 +43,7 @@ export function planEdit(
   if (next.product_category_id !== current.product_category_id) {
     // A move goes to the end of the destination and takes the brand linked to it (contract 2.1).
     const destination = destinations.get(next.product_category_id)!;
-    destination.last_position += 1;
+    destination.last_position = positionAfter(destination.last_position);
     next.position = destination.last_position;
     next.brand_id = destination.brand_id;
   }

@@ -9,7 +9,7 @@ import { isoText } from '../../db/iso-instant.ts';
 import { type Prepared, prepared } from '../../db/prepared.ts';
 import { eventCtes, type NewEvent } from '../events/outbox.ts';
 import type { ProductValues } from './edit-input.ts';
-import type { Change, Destination } from './edit-plan.ts';
+import { type Change, type Destination, positionAfter } from './edit-plan.ts';
 import {
   FLAG_FIELDS,
   MONEY_FIELDS,
@@ -88,7 +88,7 @@ export async function insertProduct(
       ...values,
       restaurant_id: restaurantId,
       brand_id: destination.brand_id,
-      position: destination.last_position + 1,
+      position: positionAfter(destination.last_position),
     })
     .returning(PRODUCT_SELECTIONS)
     .executeTakeFirstOrThrow()) as ProductRow;

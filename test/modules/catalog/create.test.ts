@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addProduct } from '../../support/catalog-world.ts';
+import { addCategory, addProduct } from '../../support/catalog-world.ts';
 import { catalogApp, EMPTY_FISCAL, PRODUCT_KEYS } from './helpers.ts';
 
 test('POST /v1/products', async (t) => {
@@ -92,6 +92,22 @@ test('POST /v1/products', async (t) => {
       .executeTakeFirstOrThrow();
     assert.equal(row2.position, 42);
   });
+
+  await t.test(
+    'a category whose last position is the largest integer still takes products at its end, never a 5xx',
+    async () => {
+      // The importer accepts positions up to 2147483647 (integer column): the next position must not overflow.
+      const category = await addCategory(ctx.db, world.restaurantA, { name: 'Cheia', position: 9 });
+      const last = await addProduct(ctx.db, world.restaurantA, category, { position: 2147483647 });
+      const res = await post({ ...minimal, product_category_id: category });
+      assert.equal(res.statusCode, 201);
+      const listed = (await get('/v1/products')).json().find((c: { id: number }) => c.id === category);
+      assert.deepEqual(
+        listed.products.map((p: { id: number }) => p.id),
+        [last, res.json().id],
+      );
+    },
+  );
 
   await t.test('an unavailable category accepts products', async () => {
     const res = await post({ ...minimal, product_category_id: categories.unavailable });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addProduct, MARGHERITA_FISCAL } from '../../support/catalog-world.ts';
+import { addCategory, addProduct, MARGHERITA_FISCAL } from '../../support/catalog-world.ts';
 import { catalogApp, PRODUCT_KEYS } from './helpers.ts';
 
 test('PUT /v1/products/{productId}', async (t) => {
@@ -94,6 +94,19 @@ test('PUT /v1/products/{productId}', async (t) => {
     assert.equal(res.json().product_category_id, categories.drinks);
     assert.deepEqual(await positionOf(id), { position: 18, brand_id: world.brandA2 });
   });
+
+  await t.test(
+    'a move into a category whose last position is the largest integer is accepted, never a 5xx',
+    async () => {
+      // The importer accepts positions up to 2147483647 (integer column): the next position must not overflow.
+      const category = await addCategory(ctx.db, restaurantA, { name: 'Cheia', position: 9 });
+      await addProduct(ctx.db, restaurantA, category, { position: 2147483647 });
+      const id = await fresh();
+      const res = await put(id, { product_category_id: category });
+      assert.equal(res.statusCode, 200);
+      assert.equal((await positionOf(id)).position, 2147483647);
+    },
+  );
 
   await t.test('a move into an unavailable category is accepted and takes its (absent) brand', async () => {
     const id = await fresh({ brand_id: world.brandA });
