@@ -4,6 +4,7 @@
 // the import (the history shows `credential: { kind: "import" }`).
 import { sql, type Transaction } from 'kysely';
 import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
+import { isoText } from '../db/iso-instant.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from '../db/product-columns.ts';
 import type { Database } from '../db/types.ts';
 import type { Change, ChangeValue } from '../modules/catalog/edit-plan.ts';
@@ -20,7 +21,12 @@ type Stored = Record<string, unknown> & { id: number };
 export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Promise<Stored[]> {
   return tx
     .selectFrom('products')
-    .select(['id', ...FIELDS, ...FISCAL_COLUMNS])
+    .select([
+      'id',
+      ...FIELDS,
+      ...FISCAL_COLUMNS,
+      sql<string>`${sql.raw(isoText('updated_at'))}`.as('updated_at'),
+    ])
     .where(sql<boolean>`id = any(${ids}::integer[])`)
     .execute() as Promise<Stored[]>;
 }
@@ -36,6 +42,22 @@ function changesOf(before: Stored | undefined, after: Row): Change[] {
   for (const column of FISCAL_COLUMNS)
     compare(`fiscal_info.${column}`, before?.[column], after[column] ?? null);
   return changes;
+}
+
+/**
+ * An imported product's updated_at never moves back, and moves forward when the import changes
+ * it: expected_updated_at (optimistic concurrency) holds only if every change moves it. A changed
+ * product takes the file's instant when later than the stored one, else 1 ms past it; an unchanged
+ * one keeps the later of the two. `written` rows are adjusted in place, before they are written.
+ */
+export function keepVersionsForward(before: Stored[], written: Row[]): void {
+  const stored = new Map(before.map((row) => [row.id, row]));
+  for (const row of written) {
+    const previous = stored.get(row.id);
+    if (!previous) continue;
+    const floor = Date.parse(previous.updated_at as string) + (changesOf(previous, row).length ? 1 : 0);
+    if (Date.parse(row.updated_at) < floor) row.updated_at = new Date(floor).toISOString();
+  }
 }
 
 /** Records the history of the written products; `before` is what was stored before the write. */

@@ -7,7 +7,7 @@ import type { Collection, Rec, Ref, Row } from './collection.ts';
 import { arrayOf, bool, type Check, id, instant, integer, text } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { money } from './money.ts';
-import { readStoredProducts, recordImportHistory } from './product-history.ts';
+import { keepVersionsForward, readStoredProducts, recordImportHistory } from './product-history.ts';
 import { nested, nullable, optional, required } from './record.ts';
 import { schedules } from './schedules.ts';
 import { deleteWhereIn, insertRows, upsertRows } from './write.ts';
@@ -79,6 +79,7 @@ export const products: Collection = {
       ctx.tx,
       rows.map((r) => r.id),
     );
+    keepVersionsForward(before, rows);
     await upsertRows(ctx, 'products', rows);
     await recordImportHistory(ctx.tx, before, rows);
     const productIds = records.map((r) => r.row.id);

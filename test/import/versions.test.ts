@@ -1,0 +1,49 @@
+// An import is a write: a product it changes gets a later updated_at, never an earlier one, so an
+// expected_updated_at read before the import cannot match again (optimistic concurrency).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { importData } from '../../src/import/import.ts';
+import { buildTestApp } from '../support/app.ts';
+import { sessionFor } from '../support/tokens.ts';
+import { FISCAL_KEY, world } from './world.ts';
+
+test("an import never moves a product's updated_at back, and moves it forward when it changes the product", async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const headers = sessionFor(1, ctx.secrets.sessionSecret);
+  const read = async (id: number) => (await app.inject({ url: `/v1/products/${id}`, headers })).json();
+  const OLD = '2026-01-10T13:05:00.000Z';
+  const file = () => {
+    const data = world();
+    for (const product of data.products) Object.assign(product, { created_at: OLD, updated_at: OLD });
+    return data;
+  };
+  await importData(ctx.db, file(), { fiscalTokenKey: FISCAL_KEY });
+  assert.equal((await read(1000)).updated_at, OLD, 'a new product takes the instant of the file');
+
+  const edit = await app.inject({
+    method: 'PUT',
+    url: '/v1/products/1000',
+    headers,
+    payload: { name: 'Margherita especial', expected_updated_at: OLD },
+  });
+  assert.equal(edit.statusCode, 200, edit.body);
+  const edited = edit.json().updated_at;
+
+  // The old file again: it changes product 1000 back (its name) and leaves 1001 as it is.
+  const unchanged = (await read(1001)).updated_at;
+  await importData(ctx.db, file(), { fiscalTokenKey: FISCAL_KEY });
+  const reverted = await read(1000);
+  assert.equal(reverted.name, 'Margherita');
+  assert.ok(reverted.updated_at > edited, `${reverted.updated_at} is after ${edited}`);
+  assert.equal((await read(1001)).updated_at, unchanged, 'an unchanged product keeps its instant');
+
+  for (const stale of [OLD, edited]) {
+    const late = await app.inject({
+      method: 'PUT',
+      url: '/v1/products/1000',
+      headers,
+      payload: { price: 50, expected_updated_at: stale },
+    });
+    assert.equal(late.statusCode, 409, `expected_updated_at ${stale}: ${late.body}`);
+  }
+});
