@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { sql } from 'kysely';
 import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
@@ -7,7 +7,8 @@ import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
 import { eventsWorld } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
-test('a claimed delivery whose instance died', async (t) => {
+/** A restaurant with one endpoint subscribed to product.updated, and one such event written. */
+async function oneEventForOneEndpoint(t: TestContext) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const receiver = await startReceiver();
   t.after(() => receiver.close());
@@ -19,12 +20,18 @@ test('a claimed delivery whose instance died', async (t) => {
     payload: { url: receiver.url(), events: ['product.updated'] },
   });
   assert.equal(create.statusCode, 201);
-  await world.app.inject({
+  const edit = await world.app.inject({
     method: 'PUT',
     url: `/v1/products/${world.products[0]}`,
     headers: { authorization },
-    payload: { name: 'Perdida' },
+    payload: { name: 'Editada' },
   });
+  assert.equal(edit.statusCode, 200);
+  return { world, receiver, authorization, create };
+}
+
+test('a claimed delivery whose instance died', async (t) => {
+  const { world, receiver, authorization, create } = await oneEventForOneEndpoint(t);
   const worker = createWebhookWorker({
     db: world.db,
     secretKey: world.ctx.secrets.fiscalTokenKey,
@@ -56,23 +63,7 @@ test('a claimed delivery whose instance died', async (t) => {
 });
 
 test('an attempt cut short by its worker stopping is made again, even when it was the last one', async (t) => {
-  const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
-  const authorization = await world.bearer();
-  const create = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization },
-    payload: { url: receiver.url(), events: ['product.updated'] },
-  });
-  assert.equal(create.statusCode, 201);
-  await world.app.inject({
-    method: 'PUT',
-    url: `/v1/products/${world.products[0]}`,
-    headers: { authorization },
-    payload: { name: 'Interrompida' },
-  });
+  const { world, receiver } = await oneEventForOneEndpoint(t);
   await fanOut(world.db);
   await sql`update webhook_deliveries set attempts = 7`.execute(world.db);
   const workerOf = () =>
