@@ -101,19 +101,26 @@ export async function rotateSecret(
     .executeTakeFirst();
 }
 
-/** Queues a `ping` event for the endpoint alone (it is no event of the feed). */
+/**
+ * Queues a `ping` event for the endpoint alone (it is no event of the feed); undefined when the
+ * endpoint is gone. Its row is held (key share) until the insert commits, so a deletion running
+ * beside it either comes first (nothing is queued) or waits and deletes the ping with it.
+ */
 export async function queuePing(db: Db, restaurantId: number, endpointId: number) {
   const { rows } = await sql<{ id: number; event_id: string }>`
-    with ping as (
+    with endpoint as (
+      select id from webhook_endpoints where id = ${endpointId} and restaurant_id = ${restaurantId}
+      for key share
+    ), ping as (
       select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id, now() as created_at
     )
     insert into webhook_deliveries (endpoint_id, event_id, event_type, payload)
-    select ${endpointId}, ping.id, 'ping', jsonb_build_object('id', ping.id, 'type', 'ping',
+    select endpoint.id, ping.id, 'ping', jsonb_build_object('id', ping.id, 'type', 'ping',
       'restaurant_id', ${restaurantId}::integer,
       'created_at', to_char(ping.created_at at time zone 'UTC', ${ISO_INSTANT}),
-      'data', jsonb_build_object('webhook_endpoint_id', ${endpointId}::integer))
-    from ping returning id, event_id`.execute(db);
-  return rows[0];
+      'data', jsonb_build_object('webhook_endpoint_id', endpoint.id))
+    from ping, endpoint returning id, event_id`.execute(db);
+  return rows.at(0);
 }
 
 export type DeliveryRow = {

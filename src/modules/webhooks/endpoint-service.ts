@@ -127,6 +127,7 @@ export async function sendTestEvent(db: Db, restaurantId: number, id: number) {
   const row = await existing(db, restaurantId, id);
   if (row.disabled_at) throw errors.webhookEndpointDisabled();
   const queued = await repository.queuePing(db, restaurantId, id);
+  if (!queued) throw errors.webhookEndpointNotFound();
   return { delivery_id: queued.id, event_id: queued.event_id, event_type: 'ping' as const };
 }
 

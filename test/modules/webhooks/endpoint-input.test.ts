@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { queuePing } from '../../../src/modules/webhooks/endpoint-repository.ts';
 import { eventsWorld } from '../../support/events-world.ts';
 
 test('a NUL character in the url or the description is 400 invalid_body naming the field, not a 500', async (t) => {
@@ -59,4 +60,24 @@ test('a restaurant has at most 16 webhook endpoints, counted one creation after 
   });
   assert.equal(freed.statusCode, 204);
   assert.equal((await create(99)).statusCode, 201);
+});
+
+test('a ping for an endpoint deleted while it was being queued queues nothing (the route answers 404), not a foreign-key error (a 500)', async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const authorization = await world.bearer();
+  const created = await world.app.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: { authorization },
+    payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
+  });
+  const { id } = created.json();
+  // The route found the endpoint; then it is deleted before the ping is written.
+  await world.db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
+  assert.equal(await queuePing(world.db, world.restaurant, id), undefined);
+  const { count } = await world.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  assert.equal(Number(count), 0);
 });
