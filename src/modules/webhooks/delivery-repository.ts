@@ -87,6 +87,14 @@ export async function recordOutcome(
   retryMs: number | null,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    // A delivery whose endpoint was deleted during the attempt is gone with it: nothing to record.
+    const kept = await trx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('id', '=', delivery.id)
+      .forKeyShare()
+      .executeTakeFirst();
+    if (!kept) return;
     await trx
       .insertInto('webhook_attempts')
       .values({

@@ -105,3 +105,26 @@ test("an endpoint deleted during its attempt does not keep its batch's successes
   assert.deepEqual(Object.keys(after), [String(kept)]);
   assert.equal(after[kept].status, 'succeeded', 'not sent again when its lease runs out');
 });
+
+test('a failed attempt of an endpoint deleted during it is dropped without an error', async (t) => {
+  const { world, receiver, authorization, logged, worker, create, edit } = await setUp(t);
+  const deleted = await create('/deleted');
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  receiver.respond = (_req, res) => void held.then(() => res.writeHead(500).end('down'));
+  assert.equal((await edit('Margherita Falhada')).statusCode, 200);
+  const turn = worker.runOnce();
+  while (receiver.received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  const gone = await world.app.inject({
+    method: 'DELETE',
+    url: `/v1/webhook-endpoints/${deleted}`,
+    headers: { authorization },
+  });
+  assert.equal(gone.statusCode, 204);
+  release();
+  assert.equal(await turn, 1);
+  assert.deepEqual(logged, []);
+  assert.deepEqual(await states(world), {});
+});
