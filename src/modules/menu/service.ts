@@ -16,8 +16,10 @@ import type { MenuChannel } from './types.ts';
 function instant(at: string | undefined): Date {
   if (at === undefined) return new Date();
   const date = new Date(at);
-  // The schema checked the format; this catches what Date cannot represent.
-  if (Number.isNaN(date.getTime())) {
+  // The schema checked the format; this catches what Date cannot represent, and an offset that
+  // carries the instant past 0000-9999 in UTC, where evaluated_at would not be a date-time.
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 0 || year > 9999) {
     throw errors.invalidQuery('Invalid query: at is not a valid instant.', [
       { field: 'at', message: 'must be an ISO 8601 instant, e.g. 2026-03-06T21:00:00Z' },
     ]);

@@ -92,6 +92,29 @@ test('GET /v1/menu query, credentials and restaurants', async (t) => {
     assert.equal(plus.json().evaluated_at, '2026-03-06T21:00:00.500Z');
   });
 
+  await t.test(
+    'an at whose instant falls outside the years 0000 to 9999 in UTC is 400, as evaluated_at would not be a date-time',
+    async () => {
+      for (const at of ['9999-12-31T23:59:59-00:01', '0000-01-01T00:00:00%2B00:01']) {
+        const res = await menuGet(app, reader.authorization, `at=${at}`);
+        assert.equal(res.statusCode, 400, `${at}: ${res.body}`);
+        assert.equal(res.json().key, 'invalid_query');
+        assert.deepEqual(
+          res.json().errors.map((e: { field: string }) => e.field),
+          ['at'],
+        );
+      }
+      for (const [at, evaluated] of [
+        ['9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59.999Z'],
+        ['0000-01-01T00:01:00%2B00:01', '0000-01-01T00:00:00.000Z'],
+      ]) {
+        const res = await menuGet(app, reader.authorization, `at=${at}`);
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.json().evaluated_at, evaluated);
+      }
+    },
+  );
+
   await t.test('without a credential the menu is 401', async () => {
     const res = await app.inject({ method: 'GET', url: '/v1/menu' });
     assert.equal(res.statusCode, 401);
