@@ -73,7 +73,7 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
         provider_status: failure?.status ?? received?.status ?? null,
         provider_body: body === undefined ? null : redact(body, forms).slice(0, LOGGED_BODY_CHARS),
         access_key: accessKey,
-        reason: redact(describe(error), forms),
+        reason: reasonOf(error, forms),
       },
       'fiscal provider query failed',
     );
@@ -81,6 +81,19 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
   } finally {
     release?.();
   }
+}
+
+/**
+ * The failure in one line, every form of the token masked. JSON.parse's message quotes the body
+ * around the fault, cut to about ten characters each side: a cut of the token that masking the
+ * whole token cannot find. A body that is not JSON is said with the fault's position only.
+ */
+function reasonOf(error: unknown, forms: string[]): string {
+  if (error instanceof Error && error.name === 'SyntaxError') {
+    const at = /at position \d+/.exec(error.message)?.[0];
+    return `SyntaxError: the body is not valid JSON${at ? ` (${at})` : ''}`;
+  }
+  return redact(describe(error), forms);
 }
 
 async function exchange(url: string, token: string, signal: AbortSignal, maxBytes: number) {

@@ -287,3 +287,34 @@ test('a provider that echoes the request headers in its error body leaves no for
     assert.equal(text.includes(basic.slice(0, 8)), false);
   }
 });
+
+test('a body that is not valid JSON leaves no part of a token it echoes in the log', async (t) => {
+  const token = 'tokSECRETabcdefghijklmnopQRSTUVWyz';
+  // JSON.parse's message quotes ten characters of the body around the fault: a cut of the token
+  // that masking the whole token cannot find.
+  const bodies = [
+    `${token} recusado`,
+    `{"codigo":"nao_autorizado","token": ${token}}`,
+    `{"codigo":"nao_autorizado","token": "${token}" "x"}`,
+  ];
+  let body = '';
+  const echo = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => echo.close(resolve)));
+  const baseUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  for (const sent of bodies) {
+    body = sent;
+    logged = [];
+    await assert.rejects(fetchProviderAnswer({ baseUrl, token, accessKey: KEY, logger }), {
+      statusCode: 502,
+    });
+    assert.equal(logged.length, 1);
+    assert.match(String(logged[0].details.reason), /not valid JSON/);
+    const text = JSON.stringify(logged);
+    for (let at = 0; at + 6 <= token.length; at++) {
+      assert.equal(text.includes(token.slice(at, at + 6)), false, `${token.slice(at, at + 6)} in ${text}`);
+    }
+  }
+});
