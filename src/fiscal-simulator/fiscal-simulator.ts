@@ -55,9 +55,12 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
       const head = { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length };
       res.writeHead(status, { ...head, ...headers }).end(bytes);
     };
-    const url = new URL(req.url ?? '/', 'http://simulator');
-    const match = req.method === 'GET' ? PATH.exec(url.pathname) : null;
-    if (!match) return send(404, failure('nao_encontrado', 'Rota nao encontrada'));
+    // A request target or an escape that does not parse is a route not found, never a throw: the
+    // server's demo runs this simulator in its own process.
+    const url = URL.parse(req.url ?? '/', 'http://simulator');
+    const match = req.method === 'GET' && url ? PATH.exec(url.pathname) : null;
+    if (!url || !match) return send(404, failure('nao_encontrado', 'Rota nao encontrada'));
+    const complete = url.searchParams.get('completa') === '1';
     const token = basicUser(req);
     if (token === undefined || !options.tokens.has(token)) {
       return send(403, failure('permissao_negada', 'Token invalido ou sem permissao'));
@@ -78,7 +81,9 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
     if (mode === 'redirect') return send(302, '', { ...rate, location: `${address()}/elsewhere` });
     if (mode === 'invalid_json') return send(200, '{"chave_nfe": "35', rate);
     if (mode === 'oversized') return streamOversized(res);
-    const accessKey = decodeURIComponent(match[1]);
+    const accessKey = decodedKey(match[1]);
+    if (accessKey === undefined)
+      return send(404, failure('nao_encontrado', 'Nota fiscal nao encontrada'), rate);
     if (typeof options.notes === 'function') {
       return void options.notes(accessKey).then(
         (stored) => respond(stored),
@@ -89,8 +94,7 @@ export async function startFiscalSimulator(options: FiscalSimulatorOptions): Pro
 
     function respond(stored: ProviderDocument | string | undefined) {
       // Without completa=1 the provider answers only the summary fields.
-      const note =
-        typeof stored === 'object' && url.searchParams.get('completa') !== '1' ? summary(stored) : stored;
+      const note = typeof stored === 'object' && !complete ? summary(stored) : stored;
       const answer = () =>
         note === undefined
           ? send(404, failure('nao_encontrado', 'Nota fiscal nao encontrada'), rate)
@@ -136,6 +140,14 @@ const failure = (codigo: string, mensagem: string) => ({ codigo, mensagem, erros
 const FULL_ONLY = /^(requisicao|protocolo)_/;
 const summary = (document: ProviderDocument) =>
   Object.fromEntries(Object.entries(document).filter(([name]) => !FULL_ONLY.test(name)));
+
+function decodedKey(encoded: string): string | undefined {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+}
 
 function basicUser(req: IncomingMessage): string | undefined {
   const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { request } from 'undici';
 import {
@@ -317,4 +317,24 @@ test('a body that is not valid JSON leaves no part of a token it echoes in the l
       assert.equal(text.includes(token.slice(at, at + 6)), false, `${token.slice(at, at + 6)} in ${text}`);
     }
   }
+});
+
+test('the simulator answers a request target it cannot parse, or a malformed escape in the key, with a 404 instead of crashing', async () => {
+  const { port } = new URL(simulator.url);
+  const statusOf = (target: string, authorization = '') =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\n${authorization}Connection: close\r\n\r\n`);
+      });
+      let answer = '';
+      socket.on('data', (chunk) => {
+        answer += chunk;
+      });
+      socket.on('close', () => resolve(answer.split('\r\n')[0]));
+      socket.on('error', reject);
+    });
+  const basic = `Authorization: Basic ${Buffer.from(`${TOKEN}:`).toString('base64')}\r\n`;
+  assert.equal(await statusOf('http://['), 'HTTP/1.1 404 Not Found');
+  assert.equal(await statusOf('/v2/nfes_recebidas/%E0%A4%A.json', basic), 'HTTP/1.1 404 Not Found');
+  assert.equal((await fetchNote()).summary.total, '300.00', 'the simulator still serves');
 });
