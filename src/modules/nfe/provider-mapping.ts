@@ -31,6 +31,13 @@ function scalarText(value: ProviderValue | undefined): string | null {
   return isRawNumber(value) ? value.rawJSON : (value as string);
 }
 
+/**
+ * Items of one document: the NF-e layout allows 990, and a 5 MiB body of real items holds about
+ * 20,000. Each item is mapped to its groups (about 115 bytes even when empty), so a body of a
+ * million empty items would be mapped to over 100 MB.
+ */
+const MAX_ITEMS = 20_000;
+
 /** Throws ProviderDocumentError (with the reason, for the log) unless the body is a usable document. */
 export function assertProviderDocument(value: ProviderValue): asserts value is ProviderObject {
   const fail = (reason: string) => {
@@ -64,6 +71,7 @@ export function assertProviderDocument(value: ProviderValue): asserts value is P
   if (items !== undefined && items !== null && (!Array.isArray(items) || !items.every(isProviderObject))) {
     fail('itens is not an array of objects');
   }
+  if (Array.isArray(items) && items.length > MAX_ITEMS) fail(`itens has more than ${MAX_ITEMS} items`);
 }
 
 /** "nulo" is how the provider writes "no manifestation"; nao_realizada is a real event (210240). */

@@ -228,3 +228,9 @@ test('a body that is not the expected document is rejected for a 502', () => {
   rejects(withDocument('{"itens":{"numero_item":"1"}}'));
   rejects(withDocument('{"itens":["1"]}'));
 });
+
+test('a document of more than 20,000 items is rejected for a 502 before it is mapped', () => {
+  const items = (count: number) => withDocument(`{"itens":[${Array(count).fill('{}').join(',')}]}`);
+  assert.equal(detailOf(items(20_000)).invoice.items.length, 20_000);
+  assert.throws(() => detailOf(items(20_001)), ProviderDocumentError);
+});
