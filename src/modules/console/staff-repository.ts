@@ -30,7 +30,9 @@ export async function insertStaffUser(db: Db, input: NewStaffRow): Promise<numbe
   return db.isTransaction ? run(db) : db.transaction().execute(run);
 }
 
-export function findStaffByEmail(db: Db, email: string) {
+export async function findStaffByEmail(db: Db, email: string) {
+  // PostgreSQL text cannot hold NUL (the query would fail with a 500): no account has such an email.
+  if (email.includes('\u0000')) return undefined;
   return db
     .selectFrom('staff_users')
     .select(['id', 'password_hash', 'must_change_password', 'disabled_at'])

@@ -22,7 +22,7 @@ type NewStaffUser = { email: string; restaurantIds: number[]; password?: string 
 
 export async function createStaffUser(db: Db, input: NewStaffUser) {
   const email = normalizeEmail(input.email);
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+  if (email.length > 254 || !/^[^\s@\0]+@[^\s@\0]+\.[^\s@\0]+$/.test(email)) {
     throw new StaffInputError(`"${input.email}" is not an email address`);
   }
   const restaurantIds = [...new Set(input.restaurantIds)];

@@ -126,6 +126,14 @@ test('console sign-in and sign-out', async (t) => {
     }
   });
 
+  await t.test('an email holding a NUL character is a wrong sign-in, not a 500', async () => {
+    for (const email of ['ana@example.com\u0000', 'a\u0000@example.com']) {
+      const res = await new Visitor(app).signIn(email);
+      assert.equal(res.statusCode, 401, JSON.stringify(email));
+      assert.match(res.body, /The email or the password is not right\./);
+    }
+  });
+
   await t.test('failed sign-ins are limited per account, even for the right password', async () => {
     await addStaff(ctx.db, 'caio@example.com', [bella]);
     const visitor = new Visitor(app);

@@ -38,6 +38,10 @@ test('staff accounts', async (t) => {
     async () => {
       const attempts: [Parameters<typeof createStaffUser>[1], RegExp][] = [
         [{ email: 'not an email', restaurantIds: [bella], password: PASSWORD }, /not an email address/],
+        [
+          { email: 'nul\u0000@example.com', restaurantIds: [bella], password: PASSWORD },
+          /not an email address/,
+        ],
         [{ email: 'ANA@example.com', restaurantIds: [bella], password: PASSWORD }, /already has an account/],
         [
           { email: 'new@example.com', restaurantIds: [999999], password: PASSWORD },
