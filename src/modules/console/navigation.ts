@@ -3,9 +3,10 @@ import type { FastifyRequest } from 'fastify';
 
 export const HOME = '/console/keys';
 
-/** Only this console or the authorization endpoint: never another site (no open redirect). */
+/** Only this console or the authorization endpoint: never another site (no open redirect). Printable
+ * ASCII only: anything else cannot stand in a Location header (Node refuses it: a 500). */
 export function safeNext(value: unknown): string {
-  if (typeof value !== 'string' || /[\\\s]/.test(value)) return HOME;
+  if (typeof value !== 'string' || /[\\]|[^\x21-\x7e]/.test(value)) return HOME;
   return /^\/(console(\/|\?|$)|oauth\/authorize\?)/.test(value) ? value : HOME;
 }
 

@@ -134,6 +134,19 @@ test('console sign-in and sign-out', async (t) => {
     }
   });
 
+  await t.test('a next holding a control or non-ASCII character leads home, never to a 500', async () => {
+    for (const next of ['/console/\u0001', '/console/apps\u007f', '/console/\u0101', '/console/\u00e9']) {
+      const res = await new Visitor(app).signIn('ana@example.com', PASSWORD, next);
+      assert.equal(res.statusCode, 303, JSON.stringify(next));
+      assert.equal(res.headers.location, '/console/keys', JSON.stringify(next));
+    }
+    const visitor = new Visitor(app);
+    await visitor.signIn('ana@example.com');
+    const signedIn = await visitor.get('/console/login?next=%2Fconsole%2F%C4%81');
+    assert.equal(signedIn.statusCode, 303);
+    assert.equal(signedIn.headers.location, '/console/keys');
+  });
+
   await t.test('failed sign-ins are limited per account, even for the right password', async () => {
     await addStaff(ctx.db, 'caio@example.com', [bella]);
     const visitor = new Visitor(app);
