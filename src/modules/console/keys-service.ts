@@ -58,6 +58,8 @@ export function keyFormProblems(staff: Staff, input: KeyForm): KeyProblems {
   const problems: KeyProblems = {};
   if (!input.name) problems.name = 'Give the key a name.';
   else if (input.name.length > 100) problems.name = 'Use at most 100 characters.';
+  // PostgreSQL text cannot hold NUL (storing it would fail with a 500).
+  else if (input.name.includes('\u0000')) problems.name = 'Use letters, digits and punctuation.';
   if (!input.scopes.length || input.scopes.some((s) => !SCOPES.includes(s as Scope))) {
     problems.scopes = 'Choose at least one permission.';
   }

@@ -91,6 +91,18 @@ test('API keys in the console', async (t) => {
     },
   );
 
+  await t.test('a name holding a NUL character is a problem of the form, not a 500', async () => {
+    const res = await create({
+      name: 'POS\u0000',
+      scopes: 'menu:read',
+      restaurant_ids: String(bella),
+      environment: 'live',
+    });
+    assert.equal(res.statusCode, 400);
+    assert.match(res.body, /The key was not created/);
+    assert.match(res.body, /id="name-error"/);
+  });
+
   await t.test('revoking asks first, then stops the key and its tokens at once', async () => {
     const res = await create({
       name: 'to revoke',
