@@ -49,7 +49,8 @@ export function readKeyForm(form: URLSearchParams): KeyForm {
   return {
     name: (form.get('name') ?? '').trim(),
     scopes: form.getAll('scopes'),
-    restaurantIds: form.getAll('restaurant_ids').map(Number),
+    // A restaurant sent twice is one restaurant (a second link row would fail with a 500).
+    restaurantIds: [...new Set(form.getAll('restaurant_ids').map(Number))],
     environment: form.get('environment') ?? '',
   };
 }

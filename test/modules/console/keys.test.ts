@@ -103,6 +103,27 @@ test('API keys in the console', async (t) => {
     assert.match(res.body, /id="name-error"/);
   });
 
+  await t.test('a restaurant ticked twice makes one key for it, not a 500', async () => {
+    const res = await create({
+      name: 'twice',
+      scopes: 'menu:read',
+      restaurant_ids: [String(bella), String(bella)],
+      environment: 'live',
+    });
+    assert.equal(res.statusCode, 201);
+    const { id } = await ctx.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('name', '=', 'twice')
+      .executeTakeFirstOrThrow();
+    const links = await ctx.db
+      .selectFrom('api_key_restaurants')
+      .select('restaurant_id')
+      .where('api_key_id', '=', id)
+      .execute();
+    assert.deepEqual(links, [{ restaurant_id: bella }]);
+  });
+
   await t.test('revoking asks first, then stops the key and its tokens at once', async () => {
     const res = await create({
       name: 'to revoke',
