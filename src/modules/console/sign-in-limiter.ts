@@ -7,12 +7,22 @@
 // shares them, else in memory. Unlike the request limiter, this one guards passwords: when
 // Redis does not answer it falls back to counting in this process rather than letting guesses
 // through uncounted.
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { breakerFor } from '../../http/redis-breaker.ts';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const SIGN_IN_LIMITS = { account: 5, address: 20 };
 const MAX_MEMORY_WINDOWS = 50_000;
+/** No account's email is longer (staff-service.ts); a longer one is counted under its digest, so
+ * a flood of sign-ins with huge emails cannot fill this process's memory or Redis. */
+const MAX_EMAIL_LENGTH = 254;
+
+function accountKey(email: string): string {
+  return email.length <= MAX_EMAIL_LENGTH
+    ? `account:${email}`
+    : `account:sha256:${createHash('sha256').update(email).digest('base64url')}`;
+}
 
 type Count = { attempts: number; resetMs: number };
 
@@ -118,7 +128,7 @@ export function signInLimiter(redis: Redis | undefined): SignInLimiter {
   const store = redis ? redisStore(redis, memory) : memory;
   const keys = (email: string, address: string) =>
     [
-      [`account:${email}`, SIGN_IN_LIMITS.account],
+      [accountKey(email), SIGN_IN_LIMITS.account],
       [`address:${address}`, SIGN_IN_LIMITS.address],
     ] as const;
   return {
@@ -133,7 +143,7 @@ export function signInLimiter(redis: Redis | undefined): SignInLimiter {
       return wait;
     },
     async succeeded(email, address) {
-      await store.clear(`account:${email}`);
+      await store.clear(accountKey(email));
       await store.giveBack(`address:${address}`);
     },
   };

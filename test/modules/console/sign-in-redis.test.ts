@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { Redis } from 'ioredis';
-import { SIGN_IN_LIMITS } from '../../../src/modules/console/sign-in-limiter.ts';
+import { SIGN_IN_LIMITS, signInLimiter } from '../../../src/modules/console/sign-in-limiter.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { addStaff, PASSWORD, seedRestaurants, Visitor } from './support.ts';
 
@@ -67,4 +67,38 @@ test('with Redis unreachable, failed sign-ins are still limited in this process'
     assert.equal((await new Visitor(app).signIn('ana@example.com', 'wrong password')).statusCode, 401);
   }
   assert.equal((await new Visitor(app).signIn('ana@example.com')).statusCode, 429);
+});
+
+test('a huge email is counted under a bounded key, so a flood of them cannot fill memory or Redis', async () => {
+  const keys: string[] = [];
+  const counts = new Map<string, number>();
+  const fakeRedis = {
+    on: () => fakeRedis,
+    once: () => fakeRedis,
+    time: async () => [String(Math.floor(Date.now() / 1000)), '0'],
+    eval: async (script: string, _n: number, key: string) => {
+      keys.push(key);
+      if (!script.includes('INCR')) return 0;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return [counts.get(key), 900_000];
+    },
+    del: async (key: string) => {
+      keys.push(key);
+      counts.delete(key);
+      return 1;
+    },
+  } as unknown as Redis;
+  const limiter = signInLimiter(fakeRedis);
+  const huge = `${'a'.repeat(30_000)}@example.com`;
+  for (let i = 0; i < SIGN_IN_LIMITS.account; i++)
+    assert.equal(await limiter.attempt(huge, '198.51.100.7'), 0);
+  assert.ok((await limiter.attempt(huge, '198.51.100.8')) > 0, 'the same huge email is still limited');
+  await limiter.attempt(`${'b'.repeat(30_000)}@example.com`, '198.51.100.9');
+  assert.ok(keys.length > 0);
+  assert.ok(
+    keys.every((key) => key.length < 300),
+    `every key is short (longest: ${Math.max(...keys.map((k) => k.length))})`,
+  );
+  await limiter.attempt('ana@example.com', '198.51.100.7');
+  assert.ok(keys.includes('comanda:signin:account:ana@example.com'), 'a real email keeps its readable key');
 });
