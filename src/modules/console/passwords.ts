@@ -46,8 +46,10 @@ export function generatePassword(): string {
   return randomBytes(15).toString('base64url');
 }
 
+/** Lengths in characters of the password as hashed (NFC code points), not UTF-16 code units. */
 export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must have at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `must have at most ${MAX_PASSWORD_LENGTH} characters`;
+  const length = [...password.normalize('NFC')].length;
+  if (length < MIN_PASSWORD_LENGTH) return `must have at least ${MIN_PASSWORD_LENGTH} characters`;
+  if (length > MAX_PASSWORD_LENGTH) return `must have at most ${MAX_PASSWORD_LENGTH} characters`;
   return null;
 }

@@ -54,6 +54,16 @@ test('staff accounts', async (t) => {
     },
   );
 
+  await t.test('a password is 10 to 200 characters, not UTF-16 code units', async () => {
+    const create = (email: string, password: string) =>
+      createStaffUser(ctx.db, { email, restaurantIds: [bella], password });
+    // Five emoji are five characters (ten UTF-16 code units); five NFD "é" are five characters too.
+    await assert.rejects(create('emoji@example.com', '\u{1F600}'.repeat(5)), /at least 10 characters/);
+    await assert.rejects(create('nfd@example.com', 'e\u0301'.repeat(5)), /at least 10 characters/);
+    const long = await create('long@example.com', '\u{1F600}'.repeat(150));
+    assert.equal(long.email, 'long@example.com', '150 emoji are within 200 characters');
+  });
+
   await t.test('without a password a one-time one is made, to be replaced at the first sign-in', async () => {
     const created = await addStaff(ctx.db, 'bia@example.com', [bella], null);
     assert.match(created.one_time_password!, /^[\w-]{20}$/);
