@@ -29,7 +29,10 @@ const ID_FIELDS = {
 } as const;
 
 function dayNumber(date: string): number {
-  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+  // Date.UTC reads a year from 0 to 99 as 1900 + year: setUTCFullYear takes the year as it is.
+  const day = new Date(0);
+  day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+  return day.getTime() / DAY_MS;
 }
 
 export function parseCashFlowQuery(query: CashFlowsQuerystring): CashFlowFilter {

@@ -64,6 +64,14 @@ test('the cash-flow query is validated', async (t) => {
     await rejects('start_date=2025-01-01&end_date=2026-01-01', 'end_date');
   });
 
+  await t.test('the 92-day limit holds for years 0001 to 0099 too (not read as 1901 to 1999)', async () => {
+    // Date.UTC reads a year below 100 as 1900 + year: 0099-12-01 was day 1999-12-01, so a period
+    // of 1,900 years passed as 31 days.
+    await rejects('start_date=0099-12-01&end_date=1999-12-31', 'end_date');
+    await rejects('start_date=0001-01-01&end_date=1901-01-01', 'end_date');
+    await accepts('start_date=0099-12-01&end_date=0100-01-31');
+  });
+
   await t.test('date_type is due_date (the default) or competence_date', async () => {
     assert.equal((await accepts(PERIOD)).date_type, 'due_date');
     assert.equal((await accepts(`${PERIOD}&date_type=competence_date`)).date_type, 'competence_date');
