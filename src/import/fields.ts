@@ -24,11 +24,19 @@ export const bool: Check<boolean> = (value) => {
   return value;
 };
 
+/** Only text PostgreSQL can store (text and jsonb): no NUL, no lone UTF-16 surrogate. */
+export function storable(value: string, path = ''): string {
+  if (value.includes('\u0000')) throw new FieldProblem('must not contain NUL characters', path);
+  if (!value.isWellFormed())
+    throw new FieldProblem('must be well-formed Unicode (a lone surrogate cannot be stored)', path);
+  return value;
+}
+
 export const text =
   (options: { max?: number; trim?: boolean; nonEmpty?: boolean } = {}): Check<string> =>
   (value) => {
     if (typeof value !== 'string') throw new FieldProblem('must be a string');
-    const result = options.trim ? value.trim() : value;
+    const result = storable(options.trim ? value.trim() : value);
     if (options.nonEmpty && result.length === 0) throw new FieldProblem('must not be empty');
     if (options.max !== undefined && result.length > options.max) {
       throw new FieldProblem(`must be at most ${options.max} characters`);
@@ -96,8 +104,27 @@ export const arrayOf =
     return result;
   };
 
-/** Anything JSON can hold (stored as jsonb). */
-export const json: Check<unknown> = (value) => value;
+/** Anything JSON can hold (stored as jsonb) whose keys and strings jsonb can store. */
+export const json: Check<unknown> = (value) => {
+  // Walked without recursion: a deeply nested value must not overflow the stack.
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string') storable(item, path);
+    else if (Array.isArray(item)) {
+      item.forEach((v, i) => {
+        pending.push([v, `${path}[${i}]`]);
+      });
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, v] of Object.entries(item)) {
+        const at = `${path}[${JSON.stringify(key)}]`;
+        storable(key, at);
+        pending.push([v, at]);
+      }
+    }
+  }
+  return value;
+};
 
 export const timeZone: Check<string> = (value) => {
   if (typeof value === 'string' && value) {

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection, Rec, Ref, Row } from './collection.ts';
-import { arrayOf, bool, type Check, id, instant, integer, text } from './fields.ts';
+import { arrayOf, bool, type Check, id, instant, integer, storable, text } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { money } from './money.ts';
 import { keepVersionsForward, readStoredProducts, recordImportHistory } from './product-history.ts';
@@ -15,7 +15,7 @@ import { deleteWhereIn, insertRows, upsertRows } from './write.ts';
 const fiscalValue: Check<string> = (value) => {
   if (typeof value !== 'string')
     throw new FieldProblem('must be a string or null (codes keep their leading zeros)');
-  return value;
+  return storable(value);
 };
 const NO_FISCAL = Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, null]));
 const fiscal = nested(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, nullable(fiscalValue)])));

@@ -211,6 +211,41 @@ const CASES: [string, string, (f: File) => void][] = [
       f.nfe_received[0].access_key = '3526011234567800019955001000001234100001234';
     },
   ],
+  [
+    'a NUL character in a text is rejected (PostgreSQL cannot store it)',
+    'cash_flows[1].description: must not contain NUL characters',
+    (f) => {
+      f.cash_flows[1].description = 'Venda\u0000balcao';
+    },
+  ],
+  [
+    'a lone surrogate in a text is rejected (PostgreSQL cannot store it)',
+    'suppliers[0].name: must be well-formed Unicode (a lone surrogate cannot be stored)',
+    (f) => {
+      f.suppliers[0].name = 'Distribuidora \ud800Sul';
+    },
+  ],
+  [
+    'a NUL character in a fiscal attribute is rejected',
+    'products[0].fiscal.ncm: must not contain NUL characters',
+    (f) => {
+      f.products[0].fiscal.ncm = '0201\u00003000';
+    },
+  ],
+  [
+    'a NUL character in a key of a JSON value is rejected',
+    'nfe_received[0].sped["bloco\\u0000"]: must not contain NUL characters',
+    (f) => {
+      f.nfe_received[0].sped = { 'bloco\u0000': 1 };
+    },
+  ],
+  [
+    'a lone surrogate in a string inside a JSON value is rejected',
+    'nfe_received[0].sped["linhas"][1]: must be well-formed Unicode (a lone surrogate cannot be stored)',
+    (f) => {
+      f.nfe_received[0].sped = { linhas: ['ok', 'C100|\udc00'] };
+    },
+  ],
 ];
 
 test('import value rules', async (t) => {
