@@ -1,6 +1,7 @@
 // Cash flows: standalone entries, invoices and titles; the items of an invoice (invoice_item) or
 // a title (title_entry) inherit the parent's dates, payment, direction, supplier, bank account
-// and payment method unless they give their own, and the parent's value is the sum of its items.
+// and payment method unless they give their own, and the parent's value is the sum of its items
+// (also for a stored parent whose item the file takes elsewhere: verify).
 import { sql } from 'kysely';
 import { formatCents, toCents } from '../lib/money.ts';
 import { inRestaurant } from './catalog.ts';
@@ -124,6 +125,28 @@ export const cashFlows: Collection = {
         `${at}.value`,
         `must equal the sum of its items (${row.value} given, items sum ${formatCents(cents)})`,
       );
+    }
+  },
+  // An upsert sets an entry's parent_id: a stored item given as a main entry, or under another
+  // parent, would leave its stored parent's value above the sum of the items it keeps, unless the
+  // file lists that parent too (its items are then replaced, and checked above).
+  verify: async (tx, records, issues) => {
+    const mains = new Set(records.map(({ row }) => row.id));
+    const placed = records.flatMap(({ at, row }) => [
+      { at: `${at}.id`, id: row.id },
+      ...(row.items ?? []).map((child: Row, i: number) => ({ at: `${at}.items[${i}].id`, id: child.id })),
+    ]);
+    const { rows } = await sql<{ id: number; parent_id: number }>`select id, parent_id from cash_flows
+      where id = any(${placed.map((p) => p.id)}::integer[]) and parent_id is not null`.execute(tx);
+    const parentOf = new Map(rows.map((r) => [r.id, r.parent_id]));
+    for (const { at, id } of placed) {
+      const parent = parentOf.get(id);
+      if (parent !== undefined && !mains.has(parent)) {
+        issues.add(
+          at,
+          `cash flow ${id} is an item of cash flow ${parent} in the database; list ${parent} in the file too, with its items as they will be`,
+        );
+      }
     }
   },
   size: (row) => 1 + (row.items?.length ?? 0),

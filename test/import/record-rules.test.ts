@@ -179,6 +179,39 @@ const CASES: [string, string, (f: File) => void][] = [
       f.oauth_clients[0].grant_types = ['password'];
     },
   ],
+  [
+    'a stored item given as a main entry without its parent is rejected (the parent would no longer equal its items)',
+    'cash_flows[0].id: cash flow 5002 is an item of cash flow 5000 in the database; list 5000 in the file too, with its items as they will be',
+    (f) => {
+      f.cash_flows = [
+        {
+          id: 5002,
+          restaurant_id: 1,
+          entry_type: 'standalone',
+          value: '100.00',
+          due_date: '2026-03-10',
+          is_earning: false,
+        },
+      ];
+    },
+  ],
+  [
+    'a stored item moved under another parent without its own parent is rejected',
+    'cash_flows[0].items[0].id: cash flow 5002 is an item of cash flow 5000 in the database; list 5000 in the file too, with its items as they will be',
+    (f) => {
+      f.cash_flows = [
+        {
+          id: 6000,
+          restaurant_id: 1,
+          entry_type: 'invoice',
+          value: '100.00',
+          due_date: '2026-03-10',
+          is_earning: false,
+          items: [{ id: 5002, value: '100.00' }],
+        },
+      ];
+    },
+  ],
 ];
 
 test('import record rules', async (t) => {
@@ -208,6 +241,28 @@ test('import record rules', async (t) => {
     await load(database.db, {
       brands: world().brands.concat({ id: 11, restaurant_id: 1, name: 'Express', is_default: false }),
     });
+  });
+
+  await t.test('an item moves to another parent when the file lists its old parent too', async () => {
+    const [invoice] = world().cash_flows;
+    const file = {
+      cash_flows: [
+        { ...invoice, value: '200.00', items: [invoice.items[0]] },
+        { ...invoice, id: 6000, value: '100.00', items: [invoice.items[1]] },
+      ],
+    };
+    await load(database.db, file);
+    const items = await database.db
+      .selectFrom('cash_flows')
+      .select(['id', 'parent_id'])
+      .where('parent_id', 'in', [5000, 6000])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(items, [
+      { id: 5001, parent_id: 5000 },
+      { id: 5002, parent_id: 6000 },
+    ]);
+    await load(database.db, { cash_flows: [world().cash_flows[0], { ...world().cash_flows[1], id: 6000 }] });
   });
 
   await t.test('a deleted default brand does not count as the default', async () => {
