@@ -75,7 +75,8 @@ export const instant: Check<string> = (value) => {
     Number(m[4]) < 24 &&
     Number(m[5]) < 60 &&
     Number(m[6] ?? 0) < 60 &&
-    Number(m[8] ?? 0) < 24 &&
+    // PostgreSQL reads offsets up to 15:59 ("time zone displacement out of range" beyond).
+    Number(m[8] ?? 0) <= 15 &&
     Number(m[9] ?? 0) < 60;
   if (!ok) throw new FieldProblem('must be an ISO 8601 date-time with Z or an offset');
   return value as string;

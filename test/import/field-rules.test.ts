@@ -104,6 +104,13 @@ const CASES: [string, string, (f: File) => void][] = [
     },
   ],
   [
+    'an instant with an offset beyond 15:59 is rejected (PostgreSQL cannot read it)',
+    'cash_flows[0].paid_at: must be an ISO 8601 date-time with Z or an offset',
+    (f) => {
+      f.cash_flows[0].paid_at = '2026-03-10T15:00:00+16:00';
+    },
+  ],
+  [
     'a weekday outside 0-6 is rejected',
     'product_categories[0].schedules[0].weekday: must be a whole number from 0 to 6',
     (f) => {
