@@ -105,22 +105,30 @@ export const arrayOf =
     return result;
   };
 
+/**
+ * Arrays and objects a JSON value may nest: the write's JSON.stringify (recursive) overflows the
+ * stack at a few thousand levels, and the value is read back and rendered the same way.
+ */
+export const MAX_JSON_DEPTH = 100;
+
 /** Anything JSON can hold (stored as jsonb) whose keys and strings jsonb can store. */
 export const json: Check<unknown> = (value) => {
-  // Walked without recursion: a deeply nested value must not overflow the stack.
-  const pending: [unknown, string][] = [[value, '']];
+  // Walked without recursion: a deeply nested value must not overflow the stack here either.
+  const pending: [unknown, string, number][] = [[value, '', 0]];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const [item, path] = next;
+    const [item, path, depth] = next;
     if (typeof item === 'string') storable(item, path);
-    else if (Array.isArray(item)) {
+    else if (item !== null && typeof item === 'object' && depth === MAX_JSON_DEPTH) {
+      throw new FieldProblem(`must not nest arrays and objects more than ${MAX_JSON_DEPTH} deep`, path);
+    } else if (Array.isArray(item)) {
       item.forEach((v, i) => {
-        pending.push([v, `${path}[${i}]`]);
+        pending.push([v, `${path}[${i}]`, depth + 1]);
       });
     } else if (item !== null && typeof item === 'object') {
       for (const [key, v] of Object.entries(item)) {
         const at = `${path}[${JSON.stringify(key)}]`;
         storable(key, at);
-        pending.push([v, at]);
+        pending.push([v, at, depth + 1]);
       }
     }
   }

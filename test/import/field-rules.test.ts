@@ -253,6 +253,15 @@ const CASES: [string, string, (f: File) => void][] = [
       f.nfe_received[0].sped = { linhas: ['ok', 'C100|\udc00'] };
     },
   ],
+  [
+    'a JSON value nested deeper than 100 arrays or objects is rejected (it cannot be written back as JSON)',
+    `nfe_received[0].sped${'[0]'.repeat(100)}: must not nest arrays and objects more than 100 deep`,
+    (f) => {
+      let sped: unknown = 'C100';
+      for (let i = 0; i < 10_000; i++) sped = [sped];
+      f.nfe_received[0].sped = sped;
+    },
+  ],
 ];
 
 test('import value rules', async (t) => {
