@@ -66,6 +66,12 @@ export const date: Check<string> = (value) => {
   return value as string;
 };
 
+/**
+ * 9999-12-31T23:59:59.999Z, the first instant refused: Date.parse cuts a fraction that PostgreSQL
+ * rounds (.9995 becomes the year 10000), so this last millisecond is given up to be sure.
+ */
+const LAST_MILLISECOND = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** ISO 8601 with a time zone (`Z` or an offset): an instant must not depend on where it is read. */
 export const instant: Check<string> = (value) => {
   const m = typeof value === 'string' ? INSTANT.exec(value) : null;
@@ -79,6 +85,10 @@ export const instant: Check<string> = (value) => {
     Number(m[8] ?? 0) <= 15 &&
     Number(m[9] ?? 0) < 60;
   if (!ok) throw new FieldProblem('must be an ISO 8601 date-time with Z or an offset');
+  // Stored to the millisecond (rounded), read back in UTC: 9999-12-31T23:00:00-05:00 would be the
+  // year 10000, which the API cannot write as an ISO 8601 instant (the NF-e list answers 500).
+  if (Date.parse(value as string) >= LAST_MILLISECOND)
+    throw new FieldProblem('must be before 10000-01-01 in UTC');
   return value as string;
 };
 

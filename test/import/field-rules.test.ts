@@ -111,6 +111,20 @@ const CASES: [string, string, (f: File) => void][] = [
     },
   ],
   [
+    'an instant that is in the year 10000 in UTC is rejected (the API cannot write it as ISO 8601)',
+    'nfe_received[0].manifested_at: must be before 10000-01-01 in UTC',
+    (f) => {
+      f.nfe_received[0].manifested_at = '9999-12-31T23:00:00-05:00';
+    },
+  ],
+  [
+    'an instant whose fraction rounds into the year 10000 is rejected',
+    'cash_flows[0].paid_at: must be before 10000-01-01 in UTC',
+    (f) => {
+      f.cash_flows[0].paid_at = '9999-12-31T23:59:59.9999Z';
+    },
+  ],
+  [
     'a weekday outside 0-6 is rejected',
     'product_categories[0].schedules[0].weekday: must be a whole number from 0 to 6',
     (f) => {
