@@ -1,4 +1,5 @@
 // Value checkers of the import format. Each returns the value to store or throws a FieldProblem.
+import { unstorable } from '../db/storable-text.ts';
 import { FieldProblem } from './issues.ts';
 
 export type Check<T> = (value: unknown) => T;
@@ -26,9 +27,8 @@ export const bool: Check<boolean> = (value) => {
 
 /** Only text PostgreSQL can store (text and jsonb): no NUL, no lone UTF-16 surrogate. */
 export function storable(value: string, path = ''): string {
-  if (value.includes('\u0000')) throw new FieldProblem('must not contain NUL characters', path);
-  if (!value.isWellFormed())
-    throw new FieldProblem('must be well-formed Unicode (a lone surrogate cannot be stored)', path);
+  const problem = unstorable(value);
+  if (problem) throw new FieldProblem(problem, path);
   return value;
 }
 

@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { unstorable } from '../../db/storable-text.ts';
 import { oauthErrors } from '../../http/errors.ts';
 import { hashSecret, safeEqual } from '../../lib/secrets.ts';
 import { checkScopes } from './api-keys.ts';
@@ -34,8 +35,8 @@ export type NewOAuthClient = {
 };
 
 export async function findClient(db: Db, by: { clientId: string } | { id: number }) {
-  // PostgreSQL text cannot hold NUL (the query would fail with a 500): no client has such an id.
-  if ('clientId' in by && by.clientId.includes('\u0000')) return null;
+  // Text PostgreSQL cannot hold would fail the query (a 500): no client has such an id.
+  if ('clientId' in by && unstorable(by.clientId)) return null;
   const query = db
     .selectFrom('oauth_clients as c')
     .select(['c.id', 'c.client_id', 'c.client_secret_hash', 'c.scopes', 'c.grant_types', 'c.redirect_uris'])

@@ -2,8 +2,10 @@
 // counted in characters, text holds only what PostgreSQL can store (no NUL, no lone
 // surrogate), prices have at most two decimals (read from the number's shortest decimal
 // form), expected_updated_at is an instant. Pure functions, errors name the field.
+
 import type { FiscalColumn, FiscalValues } from '../../db/fiscal-columns.ts';
 import type { FlagField, MoneyField, ProductColumns } from '../../db/product-columns.ts';
+import { unstorable } from '../../db/storable-text.ts';
 import type { FieldError } from '../../http/errors.ts';
 import { formatCents, numberToCents } from '../../lib/money.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from './product-map.ts';
@@ -42,10 +44,9 @@ const characters = (text: string) => [...text].length;
 
 /** Only text PostgreSQL can store: no NUL, no lone UTF-16 surrogate. */
 function text(field: string, value: string, errors: FieldError[], max = MAX_TEXT): void {
-  if (value.includes('\u0000')) errors.push({ field, message: 'must not contain NUL characters' });
-  else if (!value.isWellFormed()) {
-    errors.push({ field, message: 'must be well-formed Unicode (a lone surrogate cannot be stored)' });
-  } else if (characters(value) > max) errors.push({ field, message: `must have at most ${max} characters` });
+  const problem = unstorable(value);
+  if (problem) errors.push({ field, message: problem });
+  else if (characters(value) > max) errors.push({ field, message: `must have at most ${max} characters` });
 }
 
 function money(field: string, value: number | null, errors: FieldError[]): string | null {

@@ -1,6 +1,8 @@
 // API keys from the console: the keys of the current restaurant, creating one from the form
 // (scopes from the catalogue, restaurants the staff member belongs to), revoking one.
+
 import type { Db } from '../../db/database.ts';
+import { unstorable } from '../../db/storable-text.ts';
 import { SCOPES, type Scope } from '../../http/principal.ts';
 import { type Environment, revokeApiKey, storeApiKey } from '../auth/api-keys.ts';
 import type { Staff } from './console-session.ts';
@@ -59,8 +61,7 @@ export function keyFormProblems(staff: Staff, input: KeyForm): KeyProblems {
   const problems: KeyProblems = {};
   if (!input.name) problems.name = 'Give the key a name.';
   else if (input.name.length > 100) problems.name = 'Use at most 100 characters.';
-  // PostgreSQL text cannot hold NUL (storing it would fail with a 500).
-  else if (input.name.includes('\u0000')) problems.name = 'Use letters, digits and punctuation.';
+  else if (unstorable(input.name)) problems.name = 'Use letters, digits and punctuation.';
   if (!input.scopes.length || input.scopes.some((s) => !SCOPES.includes(s as Scope))) {
     problems.scopes = 'Choose at least one permission.';
   }

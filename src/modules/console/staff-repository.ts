@@ -1,5 +1,7 @@
 // SQL of staff accounts, their restaurants and console sign-ins.
+
 import type { Db } from '../../db/database.ts';
+import { unstorable } from '../../db/storable-text.ts';
 
 export type RestaurantRef = { id: number; name: string };
 
@@ -31,8 +33,8 @@ export async function insertStaffUser(db: Db, input: NewStaffRow): Promise<numbe
 }
 
 export async function findStaffByEmail(db: Db, email: string) {
-  // PostgreSQL text cannot hold NUL (the query would fail with a 500): no account has such an email.
-  if (email.includes('\u0000')) return undefined;
+  // Text PostgreSQL cannot hold would fail the query (a 500): no account has such an email.
+  if (unstorable(email)) return undefined;
   return db
     .selectFrom('staff_users')
     .select(['id', 'password_hash', 'must_change_password', 'disabled_at'])

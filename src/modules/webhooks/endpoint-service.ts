@@ -1,6 +1,8 @@
 // Webhook endpoints of a restaurant: create (the secret is shown once), read, delete, rotate the
 // secret (the old one keeps signing 24 h), queue a ping, list the deliveries with their attempts.
+
 import type { Db } from '../../db/database.ts';
+import { unstorable } from '../../db/storable-text.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { encryptSecret } from '../../lib/encryption.ts';
@@ -55,11 +57,9 @@ export async function createEndpoint(
   body: CreateEndpointInput,
   keys: Keys,
 ) {
-  // PostgreSQL text holds no NUL: storing one would fail the insert (a 500).
   for (const field of ['url', 'description'] as const) {
-    if (!body[field]?.includes('\u0000')) continue;
-    const message = 'must not contain NUL characters';
-    throw errors.invalidBody(`Invalid body: ${field} ${message}.`, [{ field, message }]);
+    const message = unstorable(body[field] ?? '');
+    if (message) throw errors.invalidBody(`Invalid body: ${field} ${message}.`, [{ field, message }]);
   }
   const unknown = body.events.filter((type) => !isEventType(type));
   if (unknown.length) {
