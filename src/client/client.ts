@@ -1,7 +1,10 @@
 // A typed client of every data route. Reads (and dry runs, which write nothing) retry on 429
 // (after Retry-After), 502, 503 and lost connections with bounded backoff, and once after a 401
-// with a renewed token; writes are sent exactly once (an unanswered write throws `outcome_unknown`, a 409 is the caller's to
-// resolve by re-reading). Every error is a ComandaError.
+// with a renewed token; so do the writes the server applies at most once per Idempotency-Key
+// (the product writes, and DELETE), sent with one. The webhook-endpoint POSTs have no such key on
+// the server: they are retried only on 429 and 401 (answered before the write runs), and one
+// without an answer throws `outcome_unknown` (re-read before sending it again). A 409 is the
+// caller's to resolve by re-reading. Every error is a ComandaError.
 import type {
   ProductDryRun,
   ProductHistoryEntry,
@@ -77,7 +80,10 @@ export type ComandaClientOptions = {
 export type CallOptions = {
   restaurantId?: number;
   signal?: AbortSignal;
-  /** A write's Idempotency-Key; by default a new UUID per call, kept across its retries. */
+  /**
+   * A product write's Idempotency-Key; by default a new UUID per call, kept across its retries.
+   * The webhook-endpoint POSTs send none (the server does not apply them once per key).
+   */
   idempotencyKey?: string;
 };
 
@@ -85,6 +91,11 @@ export type CallOptions = {
 export type EditOptions = CallOptions & { dryRun?: boolean };
 
 type Query = Record<string, string | number | boolean | undefined>;
+
+/** A write the server does not apply once per Idempotency-Key: sent without one (#call's `keyed`). */
+const UNKEYED = false;
+/** The answers given before a write runs (the rate limit): safe to send it again after them. */
+const BEFORE_THE_WRITE: ReadonlySet<number> = new Set([429]);
 type Method = Exchange['method'];
 
 export class ComandaClient {
@@ -241,7 +252,7 @@ export class ComandaClient {
     endpoint: WebhookEndpointCreate,
     options?: CallOptions,
   ): Promise<WebhookEndpointWithSecret> {
-    return this.#call('POST', '/v1/webhook-endpoints', {}, endpoint, options);
+    return this.#call('POST', '/v1/webhook-endpoints', {}, endpoint, options, UNKEYED);
   }
 
   async listWebhookEndpoints(options?: CallOptions): Promise<WebhookEndpoint[]> {
@@ -264,7 +275,14 @@ export class ComandaClient {
   }
 
   testWebhookEndpoint(endpointId: number, options?: CallOptions): Promise<WebhookTestQueued> {
-    return this.#call('POST', `/v1/webhook-endpoints/${id(endpointId)}/test`, {}, undefined, options);
+    return this.#call(
+      'POST',
+      `/v1/webhook-endpoints/${id(endpointId)}/test`,
+      {},
+      undefined,
+      options,
+      UNKEYED,
+    );
   }
 
   rotateWebhookSecret(endpointId: number, options?: CallOptions): Promise<WebhookEndpointWithSecret> {
@@ -274,6 +292,7 @@ export class ComandaClient {
       {},
       undefined,
       options,
+      UNKEYED,
     );
   }
 
@@ -283,13 +302,15 @@ export class ComandaClient {
     query: Query,
     body: unknown,
     options: CallOptions = {},
+    keyed = true,
   ): Promise<T> {
-    // A dry run writes nothing, so it is as safe to send again as a read; a write carries an
-    // Idempotency-Key, so sending it again cannot apply it twice.
+    // A dry run writes nothing, so it is as safe to send again as a read; a write the server
+    // applies once per Idempotency-Key carries one, so sending it again cannot apply it twice.
+    // Any other write may have been applied by an attempt without an answer: it is not resent.
     const read = method === 'GET' || query.dry_run === 'true';
-    const once: Record<string, string> = read
-      ? {}
-      : { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() };
+    const once: Record<string, string> =
+      read || !keyed ? {} : { 'idempotency-key': options.idempotencyKey ?? crypto.randomUUID() };
+    const resendable = read || once['idempotency-key'] !== undefined;
     // A query naming restaurant_id itself (getMe: none) keeps it; any other gets the call's or the default.
     const scoped =
       'restaurant_id' in query
@@ -312,8 +333,8 @@ export class ComandaClient {
           ...once,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        retryOn: READ_RETRY,
-        retryLost: read || once['idempotency-key'] !== undefined,
+        retryOn: resendable ? READ_RETRY : BEFORE_THE_WRITE,
+        retryLost: resendable,
         signal: options.signal,
       };
       try {

@@ -216,3 +216,26 @@ test('a failure carrying a secret in its text is masked in the ComandaError', as
   assert.match(error.message, /Bearer \*\*\* .*ck_live_abcd…/);
   assert.equal(maskSecrets('crt_1234567890 cac_abcdefgh'), 'crt_1234… cac_abcd…');
 });
+
+test('a webhook-endpoint POST (which the server does not apply once per key) carries no Idempotency-Key and is not sent again once it may have arrived', async (t) => {
+  const ENDPOINT = { id: 3, url: 'https://erp.example/hook', secret: 'whsec_x' };
+  const s = await setup(t, {
+    '/v1/webhook-endpoints': [hangUp, json201(ENDPOINT)],
+    '/v1/webhook-endpoints/3/rotate-secret': [apiError(502, 'bad_gateway'), ok(ENDPOINT)],
+    '/v1/webhook-endpoints/3/test': [apiError(503, 'service_unavailable'), ok({})],
+    '/v1/webhook-endpoints/4/test': [apiError(429, 'rate_limited', { 'retry-after': '0' }), ok({})],
+  });
+  const lost = await caught(
+    s.client.createWebhookEndpoint({ url: ENDPOINT.url, events: ['product.updated'] }),
+  );
+  assert.deepEqual([lost.status, lost.key], [0, 'outcome_unknown']);
+  assert.match(lost.message, /Re-read before sending it again/);
+  assert.equal(s.count('/v1/webhook-endpoints'), 1, 'a second POST would create a second endpoint');
+  assert.equal((await caught(s.client.rotateWebhookSecret(3))).status, 502);
+  assert.equal(s.count('/v1/webhook-endpoints/3/rotate-secret'), 1);
+  assert.equal((await caught(s.client.testWebhookEndpoint(3))).status, 503);
+  assert.equal(s.count('/v1/webhook-endpoints/3/test'), 1);
+  assert.deepEqual(await s.client.testWebhookEndpoint(4), {}, 'a 429 is answered before the write runs');
+  assert.equal(s.count('/v1/webhook-endpoints/4/test'), 2);
+  for (const sent of s.received) assert.equal(sent.headers['idempotency-key'], undefined, sent.path);
+});
