@@ -1,6 +1,7 @@
 // Compression (src/http/compression.ts): br or gzip by Accept-Encoding, never under 1 KB, always
 // with Vary: accept-encoding.
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
@@ -164,4 +165,44 @@ test("an answer read back from a cache's gzip form is sent to a gzip client as t
   const plain = await app.inject({ url: '/a' });
   assert.deepEqual(plain.rawPayload, body('menu a'));
   assert.equal(await compressions(), before, 'nothing was compressed for either answer');
+});
+
+test('a coding the request refuses (q=0) is never sent, even when * accepts the others (RFC 9110 12.5.3)', async (t) => {
+  const app = Fastify();
+  t.after(() => app.close());
+  await installCompression(app, 0);
+  const text = JSON.stringify({ items: Array(400).fill('pizza') });
+  const split = () =>
+    Object.assign(Readable.from([Buffer.from(text)]), {
+      parts: () => ({ head: Buffer.from(text.slice(0, 10)), tail: () => Buffer.from(text.slice(10)) }),
+    });
+  app.get('/buffer', (_request, reply) => reply.type('application/json').send(Buffer.from(text)));
+  app.get('/string', (_request, reply) => reply.type('application/json').send(text));
+  app.get('/split', (_request, reply) =>
+    reply.type('application/json').header('content-length', text.length).header('etag', '"t"').send(split()),
+  );
+  const decoded = (res: Awaited<ReturnType<typeof app.inject>>) => {
+    const encoding = res.headers['content-encoding'];
+    if (encoding === 'br') return brotliDecompressSync(res.rawPayload).toString();
+    if (encoding === 'gzip') return gunzipSync(res.rawPayload).toString();
+    return res.body;
+  };
+  const cases: [string, (string | undefined)[]][] = [
+    ['br, gzip', ['br', 'gzip']],
+    ['br;q=0, *', ['gzip']],
+    ['gzip;q=0, *', ['br']],
+    ['*;q=0', [undefined]],
+    ['br;q=0, gzip;q=0, *', [undefined]],
+    ['br;q=0.5, *;q=0.9', ['gzip']],
+    ['GZIP', ['gzip']],
+  ];
+  for (const url of ['/buffer', '/string', '/split']) {
+    for (const [header, allowed] of cases) {
+      const res = await app.inject({ url, headers: { 'accept-encoding': header } });
+      assert.equal(res.statusCode, 200);
+      const encoding = res.headers['content-encoding'];
+      assert.ok(allowed.includes(encoding as string | undefined), `${url} ${header}: sent ${encoding}`);
+      assert.equal(decoded(res), text, `${url} ${header}`);
+    }
+  }
 });
