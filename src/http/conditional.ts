@@ -7,7 +7,11 @@
 // A 304 spends no rate-limit budget (GitHub's rule for conditional requests): authenticate.ts
 // leaves the budget of a request carrying If-None-Match to this hook, which spends it on any
 // other answer and only shows it (X-RateLimit-*, unchanged) on a 304.
+//
+// `*` matches only a representation that exists (RFC 9110 13.1.2): the handler runs, and its 2xx
+// becomes a 304 in onSend (a read, so it spends its budget). An error answer carries no tag.
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestaurantState } from '../db/restaurant-state.ts';
 import { showBudget, spendBudget } from './authenticate.ts';
@@ -23,11 +27,14 @@ declare module 'fastify' {
   }
 }
 
-/** If-None-Match's weak comparison: `*`, or any listed tag equal once `W/` is dropped. */
-export function noneMatch(header: string, tag: string): boolean {
+/**
+ * If-None-Match's weak comparison: `*` (unless `any` is false), or any listed tag equal once `W/`
+ * is dropped.
+ */
+export function noneMatch(header: string, tag: string, any = true): boolean {
   for (const item of header.split(',')) {
     const candidate = item.trim();
-    if (candidate === '*' || candidate === tag || candidate === `W/${tag}`) return true;
+    if ((any && candidate === '*') || candidate === tag || candidate === `W/${tag}`) return true;
   }
   return false;
 }
@@ -90,7 +97,8 @@ export function installConditionalRequests(app: FastifyInstance): void {
       const tag = strongTag(routeIdentity(request), request.restaurantId, dependsOn);
       reply.header('etag', tag);
       const condition = request.headers['if-none-match'];
-      if (condition !== undefined && noneMatch(condition, tag)) {
+      // `*` matches only a representation that exists, which the handler's answer tells (onSend).
+      if (condition !== undefined && noneMatch(condition, tag, false)) {
         request.budgetDeferred = false;
         await showBudget(request, reply);
         return reply.code(304).send();
@@ -100,7 +108,21 @@ export function installConditionalRequests(app: FastifyInstance): void {
   });
   // A conditional request answered otherwise before the handler (a refused scope, a bad query)
   // spends its budget as any other request; the answer is already chosen, so it only counts.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     if (request.budgetDeferred) await settle(request, reply).catch(() => {});
+    const tag = reply.getHeader('etag');
+    if (typeof tag !== 'string' || reply.statusCode === 304) return payload;
+    // An error (a 404: no such product) describes no representation: it has no tag (sent back,
+    // it would be a 304 for what does not exist) and nothing for `*` to match (RFC 9110 13.1.2).
+    if (reply.statusCode >= 300) {
+      reply.removeHeader('etag');
+      return payload;
+    }
+    const condition = request.headers['if-none-match'];
+    if (condition === undefined || !noneMatch(condition, tag)) return payload;
+    // `*` and a representation that exists: a 304 (its budget is spent: the answer was read).
+    if (payload instanceof Readable) payload.destroy();
+    reply.code(304).removeHeader('content-length').removeHeader('content-type');
+    return null;
   });
 }

@@ -206,3 +206,32 @@ test("a route's tags change with the shape of its answers", async (t) => {
   assert.equal(await tagWith('name'), first);
   assert.notEqual(await tagWith('title'), first);
 });
+
+test('an error carries no tag, and If-None-Match: * is a 304 only where a representation exists (RFC 9110 13.1.2)', async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const world = await menuWorld(ctx.db);
+  const category = await world.category({ name: 'Pizzas' });
+  const pizza = await world.product(category, { name: 'Margherita', price: '42.90' });
+  const { authorization } = await bearerFor(ctx.db, [world.restaurantId], SCOPES);
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { authorization, ...headers } });
+  for (const url of ['/v1/products/999999', '/v1/products/999999/history']) {
+    const missing = await get(url);
+    assert.equal(missing.statusCode, 404, url);
+    assert.equal(missing.headers.etag, undefined, `${url}: a 404 has no representation to tag`);
+    const any = await get(url, { 'if-none-match': '*' });
+    assert.equal(any.statusCode, 404, `${url}: * matches no representation`);
+    assert.equal(any.headers.etag, undefined, url);
+  }
+  for (const url of ['/v1/menu', `/v1/products/${pizza}`, '/v1/products']) {
+    const tag = (await get(url)).headers.etag;
+    for (const condition of ['*', '"other", *']) {
+      const res = await get(url, { 'if-none-match': condition, 'accept-encoding': 'gzip' });
+      assert.equal(res.statusCode, 304, `${url} ${condition}`);
+      assert.equal(res.rawPayload.length, 0, url);
+      assert.equal(res.headers.etag, tag, url);
+      assert.equal(res.headers['content-length'], undefined, url);
+      assert.equal(res.headers['content-encoding'], undefined, url);
+    }
+  }
+});
