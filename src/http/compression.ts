@@ -19,6 +19,7 @@ import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
 import { Counter } from 'prom-client';
 import { exact, type Packing } from '../lib/versioned-cache.ts';
 import { renderedOnce } from './json-reply.ts';
@@ -121,36 +122,15 @@ async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const QVALUE = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/;
-
 /**
- * Accept-Encoding's weight of each coding (RFC 9110 12.5.3): its own entry, else `*`'s, else 0;
- * names are case-insensitive, x-gzip is gzip, a malformed qvalue refuses, and of two entries for
- * one coding the lower counts. (@fastify/accept-negotiator took `*` for a coding the header
- * refused: `br;q=0, *` gave br.)
+ * The codings the request accepts, the heaviest first and br on a tie (RFC 9110 12.5.3, by
+ * `negotiator`): a coding with q=0 is refused even when `*` accepts the others, which
+ * @fastify/accept-negotiator (and so @fastify/compress) got wrong: `br;q=0, *` gave br.
  */
-function weights(header: string | string[] | undefined): (coding: Encoding) => number {
-  if (typeof header !== 'string') return () => 0;
-  const listed = new Map<string, number>();
-  for (const item of header.split(',')) {
-    const [name, ...parameters] = item.split(';').map((part) => part.trim().toLowerCase());
-    if (!name) continue;
-    let q = 1;
-    for (const parameter of parameters) {
-      const [key, value = ''] = parameter.split('=').map((part) => part.trim());
-      if (key === 'q') q = QVALUE.test(value) ? Number(value) : 0;
-    }
-    const coding = name === 'x-gzip' ? 'gzip' : name;
-    listed.set(coding, Math.min(listed.get(coding) ?? 1, q));
-  }
-  return (coding) => listed.get(coding) ?? listed.get('*') ?? 0;
-}
-
-/** The coding to send: the heaviest the request accepts, br on a tie; null for none. */
-function preferred(weight: (coding: Encoding) => number): Encoding | null {
-  let best: Encoding | null = null;
-  for (const encoding of ENCODINGS) if (weight(encoding) > (best ? weight(best) : 0)) best = encoding;
-  return best;
+function acceptedCodings(header: string | string[] | undefined): Encoding[] {
+  if (typeof header !== 'string') return [];
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': header } });
+  return negotiator.encodings([...ENCODINGS], { preferred: [...ENCODINGS] }) as Encoding[];
 }
 
 function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encoding): Buffer {
@@ -188,8 +168,8 @@ export async function installCompression(app: FastifyInstance, splitTailBytes: n
     if (vary === undefined) reply.header('vary', 'accept-encoding');
     else if (!/accept-encoding/i.test(String(vary))) reply.header('vary', `${vary}, accept-encoding`);
     if (reply.hasHeader('content-encoding')) return payload;
-    const weight = weights(request.headers['accept-encoding']);
-    const encoding = preferred(weight);
+    const accepted = acceptedCodings(request.headers['accept-encoding']);
+    const encoding = accepted[0] ?? null;
     // @fastify/compress (strings, bodies rendered once) is told the coding chosen here, so its own
     // reading of the header cannot pick one the request refused.
     if (request.headers['accept-encoding'] !== undefined)
@@ -199,7 +179,7 @@ export async function installCompression(app: FastifyInstance, splitTailBytes: n
       if (!(length >= 0)) return payload;
       if (length < COMPRESS_MIN_BYTES) return collect(payload);
       const etag = reply.getHeader('etag');
-      if (isSplit(payload) && typeof etag === 'string' && weight('gzip') > 0)
+      if (isSplit(payload) && typeof etag === 'string' && accepted.includes('gzip'))
         return sendSplit(reply, payload, etag);
       return encoding ? sendEncoded(reply, encode(await collect(payload), encoding), encoding) : payload;
     }
