@@ -42,6 +42,28 @@ async function setUp(t: Parameters<typeof eventsWorld>[0]) {
   return { world, receiver, authorization, logged, worker, create, edit };
 }
 
+/**
+ * A worker turn during which `endpoint` is deleted, once `arrivals` attempts have reached the
+ * receiver; `release` then lets the held answers go. Resolves with the deliveries it claimed.
+ */
+async function turnDeleting(
+  { world, receiver, authorization, worker }: Awaited<ReturnType<typeof setUp>>,
+  endpoint: number,
+  arrivals: number,
+  release: () => void,
+): Promise<number> {
+  const turn = worker.runOnce();
+  while (receiver.received.length < arrivals) await new Promise((resolve) => setTimeout(resolve, 10));
+  const gone = await world.app.inject({
+    method: 'DELETE',
+    url: `/v1/webhook-endpoints/${endpoint}`,
+    headers: { authorization },
+  });
+  assert.equal(gone.statusCode, 204);
+  release();
+  return turn;
+}
+
 type DeliveryState = { endpoint_id: number; status: string; retry_in_s: number };
 
 async function states(world: EventsWorld): Promise<Record<number, DeliveryState>> {
@@ -78,28 +100,17 @@ test('an answer holding NUL bytes is recorded, and the other attempts of its bat
 });
 
 test("an endpoint deleted during its attempt does not keep its batch's successes from being recorded", async (t) => {
-  const { world, receiver, authorization, logged, worker, create, edit } = await setUp(t);
+  const setup = await setUp(t);
+  const { world, receiver, logged, create, edit } = setup;
   const kept = await create('/kept');
   const deleted = await create('/deleted');
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
   receiver.respond = (req, res) => {
     if (req.url === '/kept') void held.then(() => res.writeHead(204).end());
     else res.writeHead(204).end();
   };
   assert.equal((await edit('Margherita Apagada')).statusCode, 200);
-  const turn = worker.runOnce();
-  while (receiver.received.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-  const gone = await world.app.inject({
-    method: 'DELETE',
-    url: `/v1/webhook-endpoints/${deleted}`,
-    headers: { authorization },
-  });
-  assert.equal(gone.statusCode, 204);
-  release();
-  assert.equal(await turn, 2);
+  assert.equal(await turnDeleting(setup, deleted, 2, release), 2);
   assert.deepEqual(logged, []);
   const after = await states(world);
   assert.deepEqual(Object.keys(after), [String(kept)]);
@@ -107,24 +118,13 @@ test("an endpoint deleted during its attempt does not keep its batch's successes
 });
 
 test('a failed attempt of an endpoint deleted during it is dropped without an error', async (t) => {
-  const { world, receiver, authorization, logged, worker, create, edit } = await setUp(t);
+  const setup = await setUp(t);
+  const { world, receiver, logged, create, edit } = setup;
   const deleted = await create('/deleted');
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
   receiver.respond = (_req, res) => void held.then(() => res.writeHead(500).end('down'));
   assert.equal((await edit('Margherita Falhada')).statusCode, 200);
-  const turn = worker.runOnce();
-  while (receiver.received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  const gone = await world.app.inject({
-    method: 'DELETE',
-    url: `/v1/webhook-endpoints/${deleted}`,
-    headers: { authorization },
-  });
-  assert.equal(gone.statusCode, 204);
-  release();
-  assert.equal(await turn, 1);
+  assert.equal(await turnDeleting(setup, deleted, 1, release), 1);
   assert.deepEqual(logged, []);
   assert.deepEqual(await states(world), {});
 });
