@@ -2,7 +2,14 @@
 // postgres:// URL, embedded PGlite otherwise (DATA_DIR on disk, or memory://).
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { CompiledQuery, Kysely, PGliteDialect, PostgresDialect, type PostgresDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PGliteDialect,
+  PostgresAdapter,
+  PostgresDialect,
+  type PostgresDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import { PreparingClient } from './prepared.ts';
 import type { Database, Db } from './types.ts';
@@ -104,8 +111,7 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
   // between two statements of a transaction (a restart) would be an unhandled 'error' that
   // kills the process. With this the next query on that client fails (503) and the pool drops it.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const dialect =
-    pooled && timeouts ? new BudgetPerTransaction({ pool }, timeouts) : new PostgresDialect({ pool });
+  const dialect = pooled && timeouts ? new BudgetPerTransaction({ pool }, timeouts) : new Dialect({ pool });
   const db = new Kysely<Database>({ dialect });
   return {
     db,
@@ -126,11 +132,28 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
 }
 
 /**
+ * migrate.ts takes a transaction's advisory lock itself and hands the Migrator its transaction:
+ * the Migrator's own lock (a session's pg_advisory_lock, let go by a later statement) is left out,
+ * since through a transaction pooler the two statements may reach different server connections,
+ * and a failed migration's transaction could not run the unlock at all.
+ */
+class MigrationLockInTransaction extends PostgresAdapter {
+  override async acquireMigrationLock(): Promise<void> {}
+  override async releaseMigrationLock(): Promise<void> {}
+}
+
+class Dialect extends PostgresDialect {
+  override createAdapter() {
+    return new MigrationLockInTransaction();
+  }
+}
+
+/**
  * Behind a transaction pooler a connection's settings do not follow the client, so every
  * transaction sets its own budget (SET LOCAL, in the same round trip's transaction). Statements
  * outside a transaction (reads) take the role's or PgBouncer's limits (docs/operations.md).
  */
-class BudgetPerTransaction extends PostgresDialect {
+class BudgetPerTransaction extends Dialect {
   readonly #settings: CompiledQuery;
   constructor(config: PostgresDialectConfig, timeouts: Record<string, number>) {
     super(config);

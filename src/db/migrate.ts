@@ -1,6 +1,9 @@
-// Applies src/db/migrations/*.ts in name order with Kysely's Migrator (which takes a lock,
-// so several instances starting at once apply each migration exactly once).
+// Applies src/db/migrations/*.ts in name order with Kysely's Migrator, in one transaction that
+// first takes a transaction-level advisory lock: several instances starting at once apply each
+// migration exactly once, a migration failing midway leaves nothing applied, and the lock ends
+// with the transaction, on the server connection that took it, even through PgBouncer.
 import { readdir } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Config } from '../config.ts';
 import { type DatabaseHandle, type Db, openDatabase } from './database.ts';
@@ -18,9 +21,23 @@ const provider: MigrationProvider = {
   },
 };
 
+/** The migrations' advisory lock (Kysely's own id), and how long an instance waits for it. */
+const LOCK_ID = '3853314791062309107';
+const LOCK_WAIT_MS = 60 * 60 * 1000;
+
 export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  if (db.isTransaction) return migrateIn(db);
+  return db.transaction().execute(migrateIn);
+}
+
+async function migrateIn(trx: Db): Promise<string[]> {
+  // Before the Migrator creates its tables. Kysely's PostgreSQL lock is a session's: taken
+  // outside this transaction through a transaction pooler, it stays on whichever server connection
+  // served it, and the next instance waits for it; database.ts gives the Migrator no lock of its own.
+  await sql`select set_config('lock_timeout', ${String(LOCK_WAIT_MS)}, true), pg_advisory_xact_lock(${sql.lit(LOCK_ID)}::bigint)`.execute(
+    trx,
+  );
+  const { error, results } = await new Migrator({ db: trx, provider }).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

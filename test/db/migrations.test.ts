@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { IMPORTED_TABLES } from '../import/world.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { createTestDatabase, testDatabaseUrl, testPooler } from '../support/database.ts';
 
 // Every table of the data model: what the importer writes, plus the change log and the tokens.
 const TABLES = [...IMPORTED_TABLES, 'product_changes', 'access_tokens'];
@@ -93,4 +96,51 @@ test('a product cannot point to a category of another restaurant', async (t) => 
       .values(productRow({ product_category_id: 20 }))
       .execute(),
   );
+});
+
+test('the migration lock lives in the migrating transaction, so a transaction pooler cannot strand it', {
+  skip: testPooler ? false : 'through a transaction pooler only (DATABASE_POOLER=transaction)',
+}, async (t) => {
+  // An empty database, reached through the pooler as an instance reaches it.
+  const name = `comanda_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: testDatabaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(testDatabaseUrl as string);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), pooler: testPooler, poolSize: 2 });
+  // Another client of the pooler: as soon as the migrator has taken its lock it begins a
+  // transaction, on the server connection the lock statement has just given back.
+  const other = new pg.Client({ connectionString: url.toString() });
+  await other.connect();
+  t.after(async () => {
+    await other.end();
+    await database.close();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  const locks = new Set<unknown>();
+  let held = false;
+  const db = database.db.withPlugin({
+    transformQuery({ node, queryId }) {
+      if (node.kind === 'RawNode' && node.sqlFragments.join('').includes('pg_advisory')) locks.add(queryId);
+      return node;
+    },
+    async transformResult({ result, queryId }) {
+      if (locks.has(queryId) && !held) {
+        held = true;
+        await other.query('begin');
+        await other.query('select 1');
+      }
+      return result;
+    },
+  });
+  assert.ok((await migrate(db)).length > 0);
+  await other.query('commit');
+  const { rows } = await admin.query(
+    `select pid from pg_locks where locktype = 'advisory'
+       and database = (select oid from pg_database where datname = $1)`,
+    [name],
+  );
+  assert.deepEqual(rows, [], 'no advisory lock outlives the migration');
 });
