@@ -91,6 +91,11 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
 }
 
+/** A refused connection string as an error may show it: nothing up to its last '@', no password=. */
+function shown(raw: string): string {
+  return (raw.split('@').pop() as string).replace(/(password\s*=\s*)('[^']*'|\S+)/gi, '$1***');
+}
+
 function url(env: Env, name: string, protocols: string[], fallback?: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -98,7 +103,7 @@ function url(env: Env, name: string, protocols: string[], fallback?: string): st
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+    throw new ConfigError(`${name} must be a URL (got "${shown(raw)}")`);
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
@@ -148,9 +153,7 @@ function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'memory://' || raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return raw;
-  throw new ConfigError(
-    `DATABASE_URL must be a postgres:// URL or memory:// (got "${raw.split('@').pop()}")`,
-  );
+  throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got "${shown(raw)}")`);
 }
 
 /** One worker per core beyond the event loop's, at least one and at most four. */

@@ -158,6 +158,25 @@ test('the configuration', async (t) => {
     });
   }
 
+  await t.test('no refused connection string echoes its password', () => {
+    for (const [name, value] of [
+      ['REDIS_URL', 'redis://:hunter2/x@cache:6379'],
+      ['REDIS_URL', 'redis://:hunter2@cache:637900'],
+      ['MIGRATION_DATABASE_URL', 'postgres://app:hunter2#x@db/comanda'],
+      ['DATABASE_URL', 'host=db user=app password=hunter2 dbname=comanda'],
+    ]) {
+      assert.throws(
+        () => parseConfig({ [name]: value }),
+        (err: Error) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`^${name} must`));
+          assert.doesNotMatch(err.message, /hunter2/, name);
+          return true;
+        },
+      );
+    }
+  });
+
   await t.test('a refused DATABASE_URL does not echo its password', () => {
     assert.throws(
       () => parseConfig({ DATABASE_URL: 'mysql://root:hunter2@db/comanda' }),
