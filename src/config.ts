@@ -2,6 +2,7 @@
 // An invalid value stops the process with a message naming the variable.
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
+import pg from 'pg';
 
 export type Config = {
   port: number;
@@ -152,7 +153,18 @@ function pooler(env: Env): 'transaction' | undefined {
 function databaseUrl(env: Env): string | undefined {
   const raw = env.DATABASE_URL;
   if (raw === undefined || raw === '') return undefined;
-  if (raw === 'memory://' || raw.startsWith('postgres://') || raw.startsWith('postgresql://')) return raw;
+  if (raw === 'memory://') return raw;
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    // pg reads the string only when it first connects, and then says only "Invalid URL".
+    try {
+      new pg.Client({ connectionString: raw });
+    } catch (err) {
+      throw new ConfigError(
+        `DATABASE_URL cannot be read (${(err as Error).message}; percent-encode a password's / # ? @ %)`,
+      );
+    }
+    return raw;
+  }
   throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got "${shown(raw)}")`);
 }
 

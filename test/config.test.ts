@@ -158,6 +158,18 @@ test('the configuration', async (t) => {
     });
   }
 
+  await t.test("a DATABASE_URL that PostgreSQL's driver cannot read is refused naming the variable", () => {
+    assert.throws(
+      () => parseConfig({ DATABASE_URL: 'postgres://app:hunter2/x@db/comanda' }),
+      (err: Error) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /^DATABASE_URL /);
+        assert.doesNotMatch(err.message, /hunter2/);
+        return true;
+      },
+    );
+  });
+
   await t.test('no refused connection string echoes its password', () => {
     for (const [name, value] of [
       ['REDIS_URL', 'redis://:hunter2/x@cache:6379'],
