@@ -1,7 +1,8 @@
-// `comanda secrets rotate-fiscal-key`: re-encrypts every brand's fiscal provider token with a new
-// key and records the new key's fingerprint, in one transaction (all or nothing). The running
-// process takes the new key at once (a server owning DATA_DIR runs this over its admin channel);
-// other servers must be restarted with the new FISCAL_TOKEN_KEY.
+// `comanda secrets rotate-fiscal-key`: re-encrypts every brand's fiscal provider token (and every
+// webhook endpoint's signing secret, under the same key) with a new key and records the new key's
+// fingerprint, in one transaction (all or nothing). The running process takes the new key at once
+// (a server owning DATA_DIR runs this over its admin channel); other servers must be restarted
+// with the new FISCAL_TOKEN_KEY.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { decryptSecret, encryptSecret } from '../lib/encryption.ts';
@@ -38,6 +39,33 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
       await tx
         .updateTable('brands')
         .set({ fiscal_token_encrypted: encryptSecret(plain, newKey) })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    // Webhook endpoint secrets are encrypted with the same key (webhooks/endpoint-service.ts).
+    const endpoints = await tx
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'secret_encrypted', 'previous_secret_encrypted'])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const row of endpoints) {
+      const reencrypt = (stored: string) => {
+        try {
+          return encryptSecret(decryptSecret(stored, oldKey), newKey);
+        } catch {
+          throw new CommandError(
+            `webhook endpoint ${row.id}'s secret does not open with the current key: nothing was changed`,
+          );
+        }
+      };
+      await tx
+        .updateTable('webhook_endpoints')
+        .set({
+          secret_encrypted: reencrypt(row.secret_encrypted),
+          previous_secret_encrypted:
+            row.previous_secret_encrypted && reencrypt(row.previous_secret_encrypted),
+        })
         .where('id', '=', row.id)
         .execute();
     }

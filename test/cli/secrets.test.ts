@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
 import { checkSecrets, fingerprint } from '../../src/admin/secret-check.ts';
 import { ConfigError } from '../../src/config.ts';
-import { decryptSecret } from '../../src/lib/encryption.ts';
+import { decryptSecret, encryptSecret } from '../../src/lib/encryption.ts';
 import { world } from '../import/world.ts';
 import { testConfig } from '../support/app.ts';
 import { createTestDatabase } from '../support/database.ts';
@@ -91,6 +91,56 @@ test('rotate-fiscal-key re-encrypts every brand token with the new key and recor
     checkSecrets(ctx.db, ctx.config, { ...ctx.secrets, fiscalTokenKey: KEY_A }),
     /FISCAL_TOKEN_KEY/,
   );
+});
+
+test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and previous) with the new key', async (t) => {
+  const ctx = await freshContext(t);
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+  await COMMANDS.import(ctx, { data: world() });
+  const { id } = await ctx.db
+    .insertInto('webhook_endpoints')
+    .values({
+      restaurant_id: 1,
+      url: 'https://hooks.example.com/comanda',
+      events: ['order.created'],
+      secret_encrypted: encryptSecret('whsec_current', KEY_A),
+      previous_secret_encrypted: encryptSecret('whsec_previous', KEY_A),
+      previous_secret_expires_at: new Date(Date.now() + 3600_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: KEY_B });
+  const endpoint = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select(['secret_encrypted', 'previous_secret_encrypted'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  assert.equal(decryptSecret(endpoint.secret_encrypted, KEY_B), 'whsec_current');
+  assert.equal(decryptSecret(endpoint.previous_secret_encrypted!, KEY_B), 'whsec_previous');
+});
+
+test('rotate-fiscal-key changes nothing when a webhook secret does not open with the current key', async (t) => {
+  const ctx = await freshContext(t);
+  await COMMANDS.import(ctx, { data: world() });
+  await ctx.db
+    .insertInto('webhook_endpoints')
+    .values({
+      restaurant_id: 1,
+      url: 'https://hooks.example.com/comanda',
+      events: ['order.created'],
+      secret_encrypted: encryptSecret('whsec_current', KEY_B),
+    })
+    .execute();
+  await assert.rejects(
+    COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: `${KEY_A}-new` }),
+    (err: Error) => err instanceof CommandError && /webhook endpoint .*nothing was changed/.test(err.message),
+  );
+  const brand = await ctx.db
+    .selectFrom('brands')
+    .select('fiscal_token_encrypted')
+    .where('id', '=', 10)
+    .executeTakeFirstOrThrow();
+  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
 });
 
 test('rotate-fiscal-key changes nothing when a token does not open with the current key', async (t) => {
