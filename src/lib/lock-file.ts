@@ -1,8 +1,9 @@
 // An exclusive lock on DATA_DIR (`comanda.lock`): PGlite has one owner process, so whoever
 // opens the embedded database holds this file first. It names its holder's pid and role (and,
-// for a server, the admin socket). A lock whose pid is dead is stale and taken over.
+// for a server, the admin socket). A lock whose pid is dead (or is this process's, when this
+// process does not hold it) is stale and taken over.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export type LockInfo = {
@@ -22,7 +23,12 @@ type HeldLock = {
 
 export const lockPath = (dataDir: string) => join(dataDir, 'comanda.lock');
 
-function isAlive(pid: number): boolean {
+/** The lock files this process holds: a lock naming our pid but not held here was left by an
+ * earlier process that had the same pid (a restarted container's server is pid 1 again). */
+const heldHere = new Set<string>();
+
+function isAlive(pid: number, file: string): boolean {
+  if (pid === process.pid) return heldHere.has(resolve(file));
   try {
     process.kill(pid, 0);
     return true;
@@ -40,7 +46,7 @@ export function readLock(dataDir: string): LockInfo | null {
   } catch {
     return null;
   }
-  return Number.isInteger(info.pid) && isAlive(info.pid) ? info : null;
+  return Number.isInteger(info.pid) && isAlive(info.pid, lockPath(dataDir)) ? info : null;
 }
 
 function write(file: string, info: LockInfo, flag: 'wx' | 'w'): void {
@@ -70,7 +76,7 @@ async function clearStale(dataDir: string): Promise<void> {
     const raw = readFileSync(file, 'utf8');
     const pid = Number(/"pid":(\d+)/.exec(raw)?.[1]);
     // An empty lock is one being written, unless its writer died before writing.
-    const stale = pid ? !isAlive(pid) : Date.now() - statSync(file).mtimeMs > 1000;
+    const stale = pid ? !isAlive(pid, file) : Date.now() - statSync(file).mtimeMs > 1000;
     if (stale) unlinkSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -90,6 +96,7 @@ export async function tryLock(
     const info: LockInfo = { pid: process.pid, role, command, started_at: new Date().toISOString() };
     try {
       write(file, info, 'wx');
+      heldHere.add(resolve(file));
       return { held: heldLock(dataDir, info) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -116,7 +123,9 @@ function heldLock(dataDir: string, info: LockInfo): HeldLock {
     release() {
       if (released) return;
       released = true;
-      if (readLock(dataDir)?.pid === process.pid) unlinkSync(file);
+      const mine = readLock(dataDir)?.pid === process.pid;
+      heldHere.delete(resolve(file));
+      if (mine) unlinkSync(file);
     },
   };
 }

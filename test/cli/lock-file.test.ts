@@ -62,6 +62,20 @@ test('the data folder lock', async (t) => {
     again.held.release();
   });
 
+  await t.test(
+    "a lock naming this process's pid that this process does not hold is stale (a restarted container's pid 1)",
+    async () => {
+      const dir = tempDir(t);
+      writeFileSync(lockPath(dir), JSON.stringify({ pid: process.pid, role: 'server', started_at: '' }));
+      assert.equal(readLock(dir), null);
+      const taken = await tryLock(dir, 'server');
+      assert.ok('held' in taken);
+      assert.equal(readLock(dir)?.pid, process.pid);
+      taken.held.release();
+      assert.equal(existsSync(lockPath(dir)), false);
+    },
+  );
+
   await t.test('of six processes racing for a stale lock exactly one takes it', async () => {
     const dir = tempDir(t);
     writeFileSync(lockPath(dir), JSON.stringify({ pid: DEAD_PID, role: 'cli', started_at: '' }));
