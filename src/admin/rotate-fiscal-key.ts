@@ -19,7 +19,9 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
   const newKey = given ?? randomBytes(32).toString('base64url');
   if (newKey === ctx.secrets.fiscalTokenKey) throw new CommandError('the new key is the current key');
   const oldKey = ctx.secrets.fiscalTokenKey;
-  const brands = await ctx.db.transaction().execute(async (tx) => {
+  const storeNewKey = !ctx.config.fiscalTokenKey;
+  let generatedFile: string | undefined;
+  const rotation = ctx.db.transaction().execute(async (tx) => {
     const rows = await tx
       .selectFrom('brands')
       .select(['id', 'fiscal_token_encrypted'])
@@ -70,12 +72,17 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
         .execute();
     }
     await recordFingerprint(tx, newKey);
+    // Stored before the commit: a key that cannot be stored rolls the rotation back, never leaves
+    // the tokens under a key nobody has.
+    if (storeNewKey) generatedFile = storeKey(ctx, newKey);
     return rows.length;
   });
+  const brands = await rotation.catch((err) => {
+    // The commit failed after the new key was stored: the file goes back to the key still in use.
+    if (generatedFile) storeGeneratedSecret(ctx.config, 'fiscalTokenKey', oldKey);
+    throw err;
+  });
   ctx.secrets.fiscalTokenKey = newKey;
-  const generatedFile = ctx.config.fiscalTokenKey
-    ? undefined
-    : storeGeneratedSecret(ctx.config, 'fiscalTokenKey', newKey);
   return {
     brands,
     variable: VARIABLE,
@@ -83,6 +90,17 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
     new_key: given ? undefined : newKey,
     stored_in: generatedFile,
   };
+}
+
+function storeKey(ctx: CommandContext, key: string): string {
+  try {
+    return storeGeneratedSecret(ctx.config, 'fiscalTokenKey', key);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new CommandError(
+      `cannot store the new key in ${ctx.config.dataDir}/secrets.json (${reason}): nothing was changed`,
+    );
+  }
 }
 
 async function recordFingerprint(tx: Db, key: string) {

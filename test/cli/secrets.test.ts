@@ -1,7 +1,7 @@
 // Secrets that cannot silently disagree: fingerprints in the database, checked by the server and
 // every CLI command, and the rotation of the fiscal token key.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
@@ -158,6 +158,28 @@ test('rotate-fiscal-key changes nothing when a token does not open with the curr
     .executeTakeFirstOrThrow();
   assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
   assert.equal(await ctx.db.selectFrom('settings').select('name').executeTakeFirst(), undefined);
+});
+
+test('rotate-fiscal-key changes nothing when the generated key cannot be stored in DATA_DIR', async (t) => {
+  const ctx = await freshContext(t);
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
+  await COMMANDS.import(ctx, { data: world() });
+  const dataDir = tempDir(t);
+  mkdirSync(join(dataDir, 'secrets.json')); // a write there fails (EISDIR)
+  const generated = { ...ctx, config: { ...ctx.config, fiscalTokenKey: undefined, dataDir } };
+  await assert.rejects(
+    COMMANDS['secrets rotate-fiscal-key'](generated, {}),
+    (err: Error) =>
+      err instanceof CommandError && /cannot store the new key.*nothing was changed/.test(err.message),
+  );
+  const brand = await ctx.db
+    .selectFrom('brands')
+    .select('fiscal_token_encrypted')
+    .where('id', '=', 10)
+    .executeTakeFirstOrThrow();
+  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
+  assert.equal(ctx.secrets.fiscalTokenKey, KEY_A);
+  await checkSecrets(ctx.db, ctx.config, ctx.secrets);
 });
 
 test('a CLI command run with another key exits 2 naming the variable; rotation prints what to set', async (t) => {
