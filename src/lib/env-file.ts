@@ -21,7 +21,14 @@ function firstMalformedLine(text: string): number | undefined {
     if (!ASSIGNMENT.test(line)) return i + 1;
     const value = line.slice(line.indexOf('=') + 1).trimStart();
     const quote = value[0];
-    if ((quote === '"' || quote === "'" || quote === '`') && !value.slice(1).includes(quote)) open = quote;
+    // A value continues on the next lines only when its quote closes on one of them; a quote that
+    // never closes is, to Node, part of a one-line value.
+    if (
+      (quote === '"' || quote === "'" || quote === '`') &&
+      !value.slice(1).includes(quote) &&
+      lines.slice(i + 1).some((next) => next.includes(quote))
+    )
+      open = quote;
   }
   return undefined;
 }

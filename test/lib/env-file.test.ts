@@ -42,3 +42,16 @@ test('no .env file is not an error; a malformed line is, naming the line', (t) =
     },
   );
 });
+
+test('a quote that never closes ends its value at the line end, so a malformed line after it is still named', (t) => {
+  t.after(() => {
+    delete process.env.COMANDA_T_UNCLOSED;
+  });
+  const path = envFile(t, 'COMANDA_T_UNCLOSED="abc\nPORT 3000\n');
+  assert.throws(
+    () => loadEnvFile(path),
+    (err: Error) =>
+      err instanceof EnvFileError && err.message === `${path} line 2 is not NAME=value (nor a # comment)`,
+  );
+  assert.equal(process.env.COMANDA_T_UNCLOSED, undefined);
+});
