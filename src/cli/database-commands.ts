@@ -1,6 +1,6 @@
 // `migrate`, `import <file>` (or `--check`) and `export`: run through runCommand (directly, or over the running
 // server's admin channel when it owns the embedded database).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CommandError } from '../admin/commands.ts';
 import { RemoteFailure } from '../admin/failure.ts';
@@ -83,7 +83,7 @@ export function registerExport(program: Command): void {
         const data = await runCommand(parseConfig(), 'export', args, { onWait: waiting });
         const text = `${JSON.stringify(data, null, 2)}\n`;
         if (!options.output) return void process.stdout.write(text);
-        writeFileSync(options.output, text, { mode: 0o600 });
+        writeSecretFile(options.output, text);
         const counts = Object.fromEntries(
           Object.entries(data as Record<string, unknown[]>).map(([k, v]) => [k, v.length]),
         );
@@ -92,6 +92,17 @@ export function registerExport(program: Command): void {
         );
       }),
     );
+}
+
+/** Writes `text` to a file of mode 0600: an existing file keeps its mode otherwise (0644). */
+function writeSecretFile(file: string, text: string): void {
+  const fd = openSync(file, 'w', 0o600);
+  try {
+    fchmodSync(fd, 0o600); // before any byte is written
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The problems of a refused file: the import's list, or the one reason it could not be read. */

@@ -1,7 +1,7 @@
 // `node src/cli.ts ...` as real processes with no server running: each command takes the
 // DATA_DIR lock, opens the embedded database itself, and lets go.
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
@@ -54,6 +54,22 @@ test('the CLI without a running server', async (t) => {
     assert.match(broken.stderr, /^error: .*broken is not valid JSON: /);
     assert.doesNotMatch(broken.stderr, NO_STACK);
   });
+
+  await t.test(
+    'export --include-secrets --output leaves the file mode 0600, even a file that existed',
+    async () => {
+      const output = join(tempDir(t), 'export.json');
+      writeFileSync(output, '', { mode: 0o644 });
+      chmodSync(output, 0o644);
+      const result = await runCli(
+        ['export', '--restaurant', '1', '--include-secrets', '--output', output],
+        env,
+      );
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(readFileSync(output, 'utf8'), /tok-bella/);
+      assert.equal(statSync(output).mode & 0o777, 0o600);
+    },
+  );
 
   await t.test(
     'api-key create prints the key once; --json gives id, api_key, restaurant_ids and scopes',
