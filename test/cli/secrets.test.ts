@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
 import { checkSecrets, fingerprint } from '../../src/admin/secret-check.ts';
 import { ConfigError } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
 import { decryptSecret, encryptSecret } from '../../src/lib/encryption.ts';
 import { world } from '../import/world.ts';
 import { testConfig } from '../support/app.ts';
@@ -27,6 +28,16 @@ async function freshContext(t: { after(fn: () => Promise<void>): void }, fiscalT
     secrets: { sessionSecret: SESSION, fiscalTokenKey },
   };
   return ctx;
+}
+
+/** Brand 10's fiscal token, opened with `key`. */
+async function brandToken(db: Db, key: string): Promise<string> {
+  const brand = await db
+    .selectFrom('brands')
+    .select('fiscal_token_encrypted')
+    .where('id', '=', 10)
+    .executeTakeFirstOrThrow();
+  return decryptSecret(brand.fiscal_token_encrypted!, key);
 }
 
 test('the first start records a fingerprint of each secret, never the secret itself', async (t) => {
@@ -79,12 +90,7 @@ test('rotate-fiscal-key re-encrypts every brand token with the new key and recor
     new_key: undefined,
     stored_in: undefined,
   });
-  const brand = await ctx.db
-    .selectFrom('brands')
-    .select('fiscal_token_encrypted')
-    .where('id', '=', 10)
-    .executeTakeFirstOrThrow();
-  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_B), 'tok-bella');
+  assert.equal(await brandToken(ctx.db, KEY_B), 'tok-bella');
   assert.equal(ctx.secrets.fiscalTokenKey, KEY_B);
   await checkSecrets(ctx.db, ctx.config, { ...ctx.secrets, fiscalTokenKey: KEY_B });
   await assert.rejects(
@@ -135,12 +141,7 @@ test('rotate-fiscal-key changes nothing when a webhook secret does not open with
     COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: `${KEY_A}-new` }),
     (err: Error) => err instanceof CommandError && /webhook endpoint .*nothing was changed/.test(err.message),
   );
-  const brand = await ctx.db
-    .selectFrom('brands')
-    .select('fiscal_token_encrypted')
-    .where('id', '=', 10)
-    .executeTakeFirstOrThrow();
-  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
+  assert.equal(await brandToken(ctx.db, KEY_A), 'tok-bella');
 });
 
 test('rotate-fiscal-key changes nothing when a token does not open with the current key', async (t) => {
@@ -151,12 +152,7 @@ test('rotate-fiscal-key changes nothing when a token does not open with the curr
     COMMANDS['secrets rotate-fiscal-key'](wrong, { new_key: `${KEY_A}-new` }),
     (err: Error) => err instanceof CommandError && /nothing was changed/.test(err.message),
   );
-  const brand = await ctx.db
-    .selectFrom('brands')
-    .select('fiscal_token_encrypted')
-    .where('id', '=', 10)
-    .executeTakeFirstOrThrow();
-  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
+  assert.equal(await brandToken(ctx.db, KEY_A), 'tok-bella');
   assert.equal(await ctx.db.selectFrom('settings').select('name').executeTakeFirst(), undefined);
 });
 
@@ -172,12 +168,7 @@ test('rotate-fiscal-key changes nothing when the generated key cannot be stored 
     (err: Error) =>
       err instanceof CommandError && /cannot store the new key.*nothing was changed/.test(err.message),
   );
-  const brand = await ctx.db
-    .selectFrom('brands')
-    .select('fiscal_token_encrypted')
-    .where('id', '=', 10)
-    .executeTakeFirstOrThrow();
-  assert.equal(decryptSecret(brand.fiscal_token_encrypted!, KEY_A), 'tok-bella');
+  assert.equal(await brandToken(ctx.db, KEY_A), 'tok-bella');
   assert.equal(ctx.secrets.fiscalTokenKey, KEY_A);
   await checkSecrets(ctx.db, ctx.config, ctx.secrets);
 });
