@@ -3,10 +3,11 @@
 // process sends a command (name + JSON arguments) and the server runs it on its own database
 // handle: PGlite keeps one owner. The answer is NDJSON: progress lines, then a result or an error.
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { safeEqual } from '../lib/secrets.ts';
 import { COMMANDS, type CommandContext } from './commands.ts';
 import { describeFailure } from './failure.ts';
@@ -62,9 +63,7 @@ export async function startAdminChannel(
     server.listen(socketPath, () => done());
   });
   chmodSync(socketPath, 0o600);
-  const tmp = `${tokenPath(dataDir)}.${process.pid}.tmp`;
-  writeFileSync(tmp, token, { mode: 0o600 });
-  renameSync(tmp, tokenPath(dataDir));
+  writeFileAtomic.sync(tokenPath(dataDir), token, { mode: 0o600 });
   return {
     socketPath,
     async close() {

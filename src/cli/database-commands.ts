@@ -1,7 +1,8 @@
 // `migrate`, `import <file>` (or `--check`) and `export`: run through runCommand (directly, or over the running
 // server's admin channel when it owns the embedded database).
-import { closeSync, fchmodSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import writeFileAtomic from 'write-file-atomic';
 import { CommandError } from '../admin/commands.ts';
 import { RemoteFailure } from '../admin/failure.ts';
 import { runCommand } from '../admin/run-command.ts';
@@ -83,7 +84,9 @@ export function registerExport(program: Command): void {
         const data = await runCommand(parseConfig(), 'export', args, { onWait: waiting });
         const text = `${JSON.stringify(data, null, 2)}\n`;
         if (!options.output) return void process.stdout.write(text);
-        writeSecretFile(options.output, text);
+        // Written aside and renamed with mode 0600, even over an existing file (which keeps its
+        // own mode when written in place).
+        writeFileAtomic.sync(options.output, text, { mode: 0o600 });
         const counts = Object.fromEntries(
           Object.entries(data as Record<string, unknown[]>).map(([k, v]) => [k, v.length]),
         );
@@ -92,17 +95,6 @@ export function registerExport(program: Command): void {
         );
       }),
     );
-}
-
-/** Writes `text` to a file of mode 0600: an existing file keeps its mode otherwise (0644). */
-function writeSecretFile(file: string, text: string): void {
-  const fd = openSync(file, 'w', 0o600);
-  try {
-    fchmodSync(fd, 0o600); // before any byte is written
-    writeFileSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The problems of a refused file: the import's list, or the one reason it could not be read. */

@@ -2,8 +2,9 @@
 // (mode 0600) and reused on every start. Several instances must share them: set the
 // environment variables in production.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import type { Config } from '../config.ts';
 
 type Stored = { sessionSecret?: string; fiscalTokenKey?: string };
@@ -20,16 +21,9 @@ function readStored(file: string): Stored {
 
 function writeStored(config: Config, stored: Stored): void {
   mkdirSync(config.dataDir, { recursive: true });
-  // Written aside and renamed: a failed write (a full disk) never leaves a truncated file, whose
-  // secrets would be generated again and no longer match the database.
-  const tmp = `${fileOf(config)}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600 });
-    renameSync(tmp, fileOf(config));
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  // Written aside and renamed (write-file-atomic): a failed write (a full disk) never leaves a
+  // truncated file, whose secrets would be generated again and no longer match the database.
+  writeFileAtomic.sync(fileOf(config), JSON.stringify(stored), { mode: 0o600 });
 }
 
 /** Replaces one generated secret in DATA_DIR (a rotation without the variable set); returns the file. */
