@@ -21,6 +21,14 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
   const oldKey = ctx.secrets.fiscalTokenKey;
   const storeNewKey = !ctx.config.fiscalTokenKey;
   let generatedFile: string | undefined;
+  /** A stored secret under the new key; one that does not open with the current key aborts all. */
+  const reencrypt = (stored: string, owner: string) => {
+    try {
+      return encryptSecret(decryptSecret(stored, oldKey), newKey);
+    } catch {
+      throw new CommandError(`${owner} does not open with the current key: nothing was changed`);
+    }
+  };
   const rotation = ctx.db.transaction().execute(async (tx) => {
     const rows = await tx
       .selectFrom('brands')
@@ -30,17 +38,11 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
       .forUpdate()
       .execute();
     for (const row of rows) {
-      let plain: string;
-      try {
-        plain = decryptSecret(row.fiscal_token_encrypted!, oldKey);
-      } catch {
-        throw new CommandError(
-          `brand ${row.id}'s fiscal token does not open with the current key: nothing was changed`,
-        );
-      }
       await tx
         .updateTable('brands')
-        .set({ fiscal_token_encrypted: encryptSecret(plain, newKey) })
+        .set({
+          fiscal_token_encrypted: reencrypt(row.fiscal_token_encrypted!, `brand ${row.id}'s fiscal token`),
+        })
         .where('id', '=', row.id)
         .execute();
     }
@@ -52,21 +54,13 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
       .forUpdate()
       .execute();
     for (const row of endpoints) {
-      const reencrypt = (stored: string) => {
-        try {
-          return encryptSecret(decryptSecret(stored, oldKey), newKey);
-        } catch {
-          throw new CommandError(
-            `webhook endpoint ${row.id}'s secret does not open with the current key: nothing was changed`,
-          );
-        }
-      };
+      const owner = `webhook endpoint ${row.id}'s secret`;
       await tx
         .updateTable('webhook_endpoints')
         .set({
-          secret_encrypted: reencrypt(row.secret_encrypted),
+          secret_encrypted: reencrypt(row.secret_encrypted, owner),
           previous_secret_encrypted:
-            row.previous_secret_encrypted && reencrypt(row.previous_secret_encrypted),
+            row.previous_secret_encrypted && reencrypt(row.previous_secret_encrypted, owner),
         })
         .where('id', '=', row.id)
         .execute();
