@@ -325,6 +325,14 @@ export interface EventsTable {
   xid: Generated<string>;
 }
 
+/** The last event of a restaurant and type that the retention purge deleted (migration 0018). */
+export interface EventPurgesTable {
+  restaurant_id: number;
+  type: string;
+  xid: string;
+  seq: number;
+}
+
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   restaurant_id: number;
@@ -408,6 +416,7 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   app_consents: AppConsentsTable;
   events: EventsTable;
+  event_purges: EventPurgesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_fanout: WebhookFanoutTable;
   webhook_deliveries: WebhookDeliveriesTable;

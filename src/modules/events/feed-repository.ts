@@ -9,17 +9,17 @@ import type { Cursor } from './cursor.ts';
 import { EVENT_JSON_SQL } from './outbox.ts';
 
 /**
- * An event's place in commit order, its time, the event as JSON text (EVENT_JSON_SQL), and whether
- * the xmin rule holds it back (`hidden`: committed, but a transaction older than its own runs).
+ * An event's place in commit order, the event as JSON text (EVENT_JSON_SQL), and whether the xmin
+ * rule holds it back (`hidden`: committed, but a transaction older than its own runs).
  */
-export type EventRow = { seq: number; xid: string; created_at: Date; json: string; hidden: boolean };
+export type EventRow = { seq: number; xid: string; json: string; hidden: boolean };
 
 // Held-back events are read too: their xid is at or above the xmin, so they sort after every event
 // shown and only ever end the rows; the caller drops them, and learns that the page may grow
 // without any new write (feed-cache.ts keeps only pages that nothing held back).
 // e.xid, the xid8: a bare xid would name the text column of the select list (text order: '10'
 // before '9'), sort every event of the restaurant and let a cursor skip some.
-const feedSql = (after: boolean) => `select seq, xid::text as xid, created_at,
+const feedSql = (after: boolean) => `select seq, xid::text as xid,
   ${EVENT_JSON_SQL}::text as json,
   xid >= pg_snapshot_xmin(pg_current_snapshot()) as hidden
 from events e
@@ -44,29 +44,62 @@ export async function listEvents(
   return rows;
 }
 
+const purged = prepared<{ gone: boolean }>(`select exists (select 1 from event_purges
+  where restaurant_id = $1 and type = any($2::text[]) and (xid, seq) > ($3::xid8, $4::bigint)) as gone`);
+
+/**
+ * Whether the purge deleted an event of these types after `after`. Asked after the page is read: a
+ * purge that committed before the page's statement is seen by this later one, so a page missing a
+ * purged event is never answered (one that commits between the two only costs a needless restart).
+ */
+export async function purgedAfter(
+  db: Db,
+  restaurantId: number,
+  types: string[],
+  after: Cursor,
+): Promise<boolean> {
+  const { rows } = await purged(db, [restaurantId, types, after.xid, after.seq]);
+  return rows[0].gone;
+}
+
 /**
  * Deletes events (and deliveries with their attempts) older than `days`; returns how many events.
  * By batches of `batch` rows, each its own statement (`db` is the pool: its own transaction): a
  * transaction that deletes holds back, by the xmin rule above, every event committed after it
- * started, of every restaurant, so one delete of a large backlog would stall the whole feed.
+ * started, of every restaurant, so one delete of a large backlog would stall the whole feed. The
+ * statement that deletes events records, per restaurant and type, the last one gone (event_purges).
  */
 export async function purgeEvents(db: Db, days: number, batch = 5_000): Promise<number> {
   const { rows } = await sql<{
     cutoff: Date;
   }>`select now() - make_interval(days => ${days}) as cutoff`.execute(db);
   const { cutoff } = rows[0];
-  const inBatches = async (table: 'webhook_deliveries' | 'events', key: 'id' | 'seq') => {
+  const inBatches = async (deleteBatch: () => Promise<number>) => {
     let total = 0;
     for (;;) {
-      const result = await sql`delete from ${sql.table(table)} where ${sql.ref(key)} in (
-        select ${sql.ref(key)} from ${sql.table(table)} where created_at < ${cutoff} limit ${batch})`.execute(
-        db,
-      );
-      const deleted = Number(result.numAffectedRows ?? 0);
+      const deleted = await deleteBatch();
       total += deleted;
       if (deleted < batch) return total;
     }
   };
-  await inBatches('webhook_deliveries', 'id');
-  return inBatches('events', 'seq');
+  await inBatches(async () => {
+    const result = await sql`delete from webhook_deliveries where id in (
+      select id from webhook_deliveries where created_at < ${cutoff} limit ${batch})`.execute(db);
+    return Number(result.numAffectedRows ?? 0);
+  });
+  return inBatches(async () => {
+    const result = await sql<{ deleted: number }>`with gone as (
+        delete from events where seq in (select seq from events where created_at < ${cutoff} limit ${batch})
+        returning restaurant_id, type, xid, seq
+      ), last as (
+        select distinct on (restaurant_id, type) restaurant_id, type, xid, seq from gone
+        order by restaurant_id, type, xid desc, seq desc
+      ), recorded as (
+        insert into event_purges as p (restaurant_id, type, xid, seq) select * from last
+        on conflict (restaurant_id, type) do update set xid = excluded.xid, seq = excluded.seq
+          where (excluded.xid, excluded.seq) > (p.xid, p.seq)
+      )
+      select count(*)::int as deleted from gone`.execute(db);
+    return result.rows[0].deleted;
+  });
 }

@@ -3,9 +3,9 @@
 import type { Db } from '../../db/database.ts';
 import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
-import { type Cursor, encodeCursor } from './cursor.ts';
+import { type Cursor, encodeCursor, expired } from './cursor.ts';
 import { type EventType, isEventType, missingScope, readableTypes } from './event-types.ts';
-import { listEvents } from './feed-repository.ts';
+import { listEvents, purgedAfter } from './feed-repository.ts';
 
 /** The event types a page shows: those asked for (each readable, or 403), or all the readable ones. */
 export function requestedTypes(principal: Principal, types: string | undefined): EventType[] {
@@ -31,16 +31,18 @@ export type PageQuery = { types: EventType[]; after: Cursor | null; afterText: s
 export type RenderedPage = { body: Buffer; final: boolean };
 
 export async function renderFeedPage(db: Db, restaurantId: number, query: PageQuery): Promise<RenderedPage> {
-  const { types, after, afterText, limit } = query;
+  const { types, after, limit } = query;
   // One row more than the page tells whether another page is ready, without a count.
   const rows = await listEvents(db, restaurantId, types, after, limit + 1);
+  // A cursor expires only when an event it would show next is gone, whatever its age.
+  if (after && (await purgedAfter(db, restaurantId, types, after))) throw expired();
   const held = rows.findIndex((row) => row.hidden);
   const shown = held === -1 ? rows : rows.slice(0, held);
   const page = shown.slice(0, limit);
-  const last = page.at(-1);
-  const next = last
-    ? encodeCursor({ xid: last.xid, seq: last.seq, at: last.created_at.getTime(), restaurant: restaurantId })
-    : afterText;
+  // An empty page gives `after` back (a legacy cursor in today's form: it is valid now, and every
+  // purge from now on is recorded).
+  const last = page.at(-1) ?? after;
+  const next = last ? encodeCursor(last, restaurantId) : null;
   // The events are JSON text already (EVENT_JSON_SQL): the page is assembled, not serialised again.
   const text = `{"data":[${page.map((row) => row.json).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${shown.length > limit}}`;
   return { body: Buffer.from(text), final: held === -1 };

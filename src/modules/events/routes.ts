@@ -23,7 +23,8 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
           '`after` to read on (poll with it when `has_more` is false). `types` filters; a credential sees ' +
           'product and menu events with products:read or menu:read, nfe_received.created with ' +
           'nfe-received:read, cash_flows.updated with financial:read, app.* with webhooks:read. A cursor ' +
-          'older than the retention is 400 invalid_query.',
+          'after which the purge deleted an event of the asked types is 400 invalid_query (expired); a ' +
+          'cursor does not expire with age.',
         querystring: EventsQuery,
         response: { 200: EventsPage },
       },

@@ -125,13 +125,13 @@ test('event feed pages, scopes and retention', async (t) => {
     async () => {
       // 20 digits pass the cursor's pattern, but xid8 ends at 2^64 - 1.
       for (const xid of ['18446744073709551616', '99999999999999999999']) {
-        const res = await get(`?after=${encodeCursor({ xid, seq: 1, at: Date.now() })}`, all);
+        const res = await get(`?after=${encodeCursor({ xid, seq: 1 }, restaurant)}`, all);
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().key, 'invalid_query');
         assert.equal(res.json().errors[0].field, 'after');
       }
       const last = await get(
-        `?after=${encodeCursor({ xid: '18446744073709551615', seq: 1, at: Date.now() })}`,
+        `?after=${encodeCursor({ xid: '18446744073709551615', seq: 1 }, restaurant)}`,
         all,
       );
       assert.equal(last.statusCode, 200, last.body);
@@ -162,13 +162,64 @@ test('event feed pages, scopes and retention', async (t) => {
     },
   );
 
-  await t.test('a cursor older than the retention is 400 invalid_query saying it expired', async () => {
-    const old = encodeCursor({ xid: '1', seq: 1, at: Date.now() - 31 * 86_400_000 });
-    const res = await get(`?after=${old}`, all);
-    assert.equal(res.statusCode, 400);
-    assert.equal(res.json().key, 'invalid_query');
-    assert.match(res.json().message, /expired: events are kept 30 days/);
-  });
+  await t.test(
+    'a cursor expires only when an event its feed would show next was purged, not with the age of its own',
+    async (st) => {
+      // A feed of app.installed, quiet for longer than the retention: its cursor names an event the
+      // purge has deleted, and the product events after it are gone too, yet it missed nothing.
+      const key = await world.bearer(ALL_SCOPES, [other]);
+      const clear = async () => {
+        await sql`delete from events where restaurant_id = ${other}`.execute(db);
+        await sql`delete from event_purges where restaurant_id = ${other}`.execute(db);
+      };
+      await clear();
+      st.after(clear);
+      const feed = (query: string) => get(`?restaurant_id=${other}&${query}`, key);
+      await recordEvents(db, [{ restaurant_id: other, type: 'app.installed', data: { client_id: 'erp' } }]);
+      await recordEvents(db, [{ restaurant_id: other, type: 'product.updated', data: { product_id: 1 } }]);
+      await recordEvents(db, [{ restaurant_id: other, type: 'product.updated', data: { product_id: 2 } }]);
+      await sql`update events set created_at = now() - interval '31 days'
+        where restaurant_id = ${other}`.execute(db);
+      const cursor = (await feed('types=app.installed')).json().next_cursor;
+      assert.equal(await purgeEvents(db, 30), 3);
+
+      const quiet = await feed(`types=app.installed&after=${cursor}`);
+      assert.equal(quiet.statusCode, 200, quiet.body);
+      assert.deepEqual(quiet.json().data, []);
+      assert.equal(quiet.json().next_cursor, cursor);
+      const missed = await feed(`types=app.installed,product.updated&after=${cursor}`);
+      assert.equal(missed.statusCode, 400, missed.body);
+      assert.equal(missed.json().key, 'invalid_query');
+      assert.equal(missed.json().errors[0].field, 'after');
+      assert.match(missed.json().message, /expired: events after it were purged/);
+
+      await recordEvents(db, [{ restaurant_id: other, type: 'app.installed', data: { client_id: 'pos' } }]);
+      const next = (await feed(`types=app.installed&after=${cursor}`)).json();
+      assert.deepEqual(
+        next.data.map((e: { data: { client_id: string } }) => e.data.client_id),
+        ['pos'],
+      );
+    },
+  );
+
+  await t.test(
+    "a cursor handed out before purges were recorded still expires with age, and reads on in today's form while young",
+    async () => {
+      // Its form then: "<xid>.<seq>.<created_at ms>[.<restaurant>]". A purge before event_purges
+      // existed left no record, so such a cursor older than the retention may have missed events.
+      const legacy = (...parts: (string | number)[]) => Buffer.from(parts.join('.')).toString('base64url');
+      const old = await get(`?after=${legacy(1, 1, Date.now() - 31 * 86_400_000)}`, all);
+      assert.equal(old.statusCode, 400);
+      assert.equal(old.json().key, 'invalid_query');
+      assert.match(old.json().message, /expired/);
+      const { rows } = await sql<{ xid: string; seq: number }>`select xid::text as xid, seq::int as seq
+        from events where restaurant_id = ${restaurant} order by xid desc, seq desc limit 1`.execute(db);
+      const young = await get(`?after=${legacy(rows[0].xid, rows[0].seq, Date.now(), restaurant)}`, all);
+      assert.equal(young.statusCode, 200, young.body);
+      assert.deepEqual(young.json().data, []);
+      assert.equal(young.json().next_cursor, encodeCursor(rows[0], restaurant));
+    },
+  );
 
   await t.test('the purge removes events older than the retention and keeps the others', async () => {
     await sql`update events set created_at = now() - interval '31 days'

@@ -64,3 +64,32 @@ test('the purge deletes in bounded batches, each its own transaction, so it neve
     ['new'],
   );
 });
+
+test('the purge records, in the statement that deletes, the last event of each restaurant and type it removed', async (t) => {
+  const world = await eventsWorld(t);
+  const { db, restaurant, other } = world;
+  const write = (restaurant_id: number, type: 'product.updated' | 'menu.updated', n: number) =>
+    recordEvents(db, [{ restaurant_id, type, data: { n } }]);
+  for (const n of [1, 2, 3]) await write(restaurant, 'product.updated', n);
+  await write(restaurant, 'menu.updated', 4);
+  await write(other, 'product.updated', 5);
+  await write(restaurant, 'product.updated', 6);
+  await sql`update events set created_at = now() - interval '40 days' where (data->>'n')::int < 6`.execute(
+    db,
+  );
+  const place = async (n: number) =>
+    (
+      await sql<{ xid: string; seq: string }>`select xid::text as xid, seq::text as seq
+        from events where (data->>'n')::int = ${n}`.execute(db)
+    ).rows[0];
+  const expected = [
+    { restaurant_id: restaurant, type: 'menu.updated', ...(await place(4)) },
+    { restaurant_id: restaurant, type: 'product.updated', ...(await place(3)) },
+    { restaurant_id: other, type: 'product.updated', ...(await place(5)) },
+  ];
+  // Batches of one delete in any order: the record only ever moves forward.
+  assert.equal(await purgeEvents(db, 30, 1), 5);
+  const { rows } = await sql`select restaurant_id, type, xid::text as xid, seq::text as seq
+    from event_purges order by restaurant_id, type`.execute(db);
+  assert.deepEqual(rows, expected);
+});
