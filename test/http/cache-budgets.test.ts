@@ -31,7 +31,8 @@ async function appWith(t: Parameters<typeof buildTestApp>[0], menu: number) {
   const category = await world.category({ name: 'Pizzas' });
   await world.product(category, { name: 'Margherita' });
   const { authorization } = await bearerFor(built.ctx.db, [world.restaurantId], ['menu:read']);
-  const read = () => built.app.inject({ method: 'GET', url: '/v1/menu', headers: { authorization } });
+  const read = (query = '') =>
+    built.app.inject({ method: 'GET', url: `/v1/menu${query}`, headers: { authorization } });
   return { ...built, read };
 }
 
@@ -52,4 +53,24 @@ test('with a budget the catalog is kept, and /metrics shows the bytes held and t
   const held = Number(/^cache_bytes\{cache="menu"\} (\d+)$/m.exec(metrics)?.[1]);
   assert.ok(held > 0 && held < 5 * MIB, String(held));
   assert.match(metrics, /^cache_budget_bytes\{cache="listing"\} 33554432$/m);
+});
+
+test("a catalog's search text and fiscal JSON, made by the first read that asks, count in the menu cache's bytes", async (t) => {
+  const { read, app } = await appWith(t, 5 * MIB);
+  const held = async () => {
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    return Number(/^cache_bytes\{cache="menu"\} (\d+)$/m.exec(metrics)?.[1]);
+  };
+  assert.equal((await read()).statusCode, 200);
+  const plain = await held();
+  assert.equal((await read('?search=marg')).statusCode, 200);
+  const searched = await held();
+  // "margherita": ten characters, and where the name and the description end.
+  assert.ok(searched >= plain + 10 + 8, `${plain} then ${searched}`);
+  assert.equal((await read('?include_fiscal_info=true')).statusCode, 200);
+  const both = await held();
+  assert.ok(both > searched, `${searched} then ${both}`);
+  // Made once: later reads that search or ask for fiscal data count nothing more.
+  assert.equal((await read('?search=marg&include_fiscal_info=true')).statusCode, 200);
+  assert.equal(await held(), both);
 });

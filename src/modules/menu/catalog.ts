@@ -70,7 +70,10 @@ export type SearchText = { text: string; ends: Uint32Array };
 
 export type Catalog = {
   version: number;
-  /** What the catalog holds, about: the cache's budget counts it. */
+  /**
+   * What the catalog holds, about: the cache's budget counts it. fiscalPieces and searchIndex add
+   * theirs when a read first makes them (the menu service then keeps the catalog again, re-counted).
+   */
   bytes: number;
   channel: MenuChannel;
   /** The categories and products as written (the module's comment), UTF-8. */
@@ -187,6 +190,7 @@ export function fiscalPieces(catalog: Catalog): FiscalPieces {
     const bytes = Buffer.allocUnsafeSlow(length);
     for (const [k, text] of texts.entries()) bytes.write(text, k === 0 ? 0 : ends[k - 1]);
     catalog.fiscalPieces = { bytes, ends };
+    catalog.bytes += bytes.length + ends.byteLength;
   }
   return catalog.fiscalPieces;
 }
@@ -208,6 +212,8 @@ export function searchIndex(catalog: Catalog): SearchText {
       normalisedEnds[k] = length += part.length;
     }
     catalog.searchIndex = { text: parts.join(''), ends: normalisedEnds };
+    // At most two bytes a character.
+    catalog.bytes += length * 2 + normalisedEnds.byteLength;
   }
   return catalog.searchIndex;
 }

@@ -94,7 +94,11 @@ export function createMenuService(db: Db, cache: CatalogCache) {
       const request = menuRequest(restaurant, query);
       const { state, catalog } = await catalogOf(restaurant, request.channel);
       const clock = localClock(request.at, state.timezone);
-      return planMenu(catalog, { request, clock, acceptsScheduling: state.accepts_scheduling });
+      const bytes = catalog.bytes;
+      const plan = planMenu(catalog, { request, clock, acceptsScheduling: state.accepts_scheduling });
+      // The first search or fiscal read made a part the cache's budget must count.
+      if (catalog.bytes !== bytes) cache.set(cacheKey(restaurant.id, request.channel), catalog);
+      return plan;
     },
 
     /**
