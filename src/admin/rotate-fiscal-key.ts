@@ -49,18 +49,22 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
     // Webhook endpoint secrets are encrypted with the same key (webhooks/endpoint-service.ts).
     const endpoints = await tx
       .selectFrom('webhook_endpoints')
-      .select(['id', 'secret_encrypted', 'previous_secret_encrypted'])
+      .select(['id', 'secret_encrypted', 'previous_secrets'])
       .orderBy('id')
       .forUpdate()
       .execute();
     for (const row of endpoints) {
       const owner = `webhook endpoint ${row.id}'s secret`;
+      // Every replaced secret too, expired or not: each is stored under the key.
+      const previous = row.previous_secrets.map((secret) => ({
+        ...secret,
+        secret_encrypted: reencrypt(secret.secret_encrypted, `webhook endpoint ${row.id}'s previous secret`),
+      }));
       await tx
         .updateTable('webhook_endpoints')
         .set({
           secret_encrypted: reencrypt(row.secret_encrypted, owner),
-          previous_secret_encrypted:
-            row.previous_secret_encrypted && reencrypt(row.previous_secret_encrypted, owner),
+          previous_secrets: JSON.stringify(previous),
         })
         .where('id', '=', row.id)
         .execute();

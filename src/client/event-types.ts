@@ -31,6 +31,7 @@ export type WebhookEndpoint = {
   status: 'enabled' | 'disabled';
   disabled_at: string | null;
   disabled_reason: string | null;
+  /** The latest expiry among the replaced secrets still signing (each signs 24 hours after its rotation), or null. */
   previous_secret_expires_at: string | null;
   created_at: string;
 };

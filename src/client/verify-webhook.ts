@@ -1,6 +1,6 @@
 // Checks a webhook comanda sent, per Standard Webhooks, with the platform's WebCrypto only:
 // HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the base64 secret after
-// `whsec_`, compared with each `v1,<base64>` of webhook-signature (two during a secret rotation),
+// `whsec_`, compared with each `v1,<base64>` of webhook-signature (several during a secret rotation),
 // and a timestamp within 5 minutes of now. Returns the parsed event; throws a ComandaError
 // `webhook_verification_failed` otherwise.
 import { ComandaError } from './errors.ts';

@@ -333,6 +333,9 @@ export interface EventPurgesTable {
   seq: number;
 }
 
+/** A replaced webhook secret, encrypted as secret_encrypted is, signing until expires_at (an ISO instant). */
+export type PreviousSecret = { secret_encrypted: string; expires_at: string };
+
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   restaurant_id: number;
@@ -341,7 +344,9 @@ export interface WebhookEndpointsTable {
   description: Generated<string>;
   /** encryptSecret (src/lib/encryption.ts) of the `whsec_` secret. */
   secret_encrypted: string;
-  previous_secret_encrypted: string | null;
+  /** The secrets replaced in the last 24 hours, newest first, a few at most (migration 0019). */
+  previous_secrets: Json<PreviousSecret[]>;
+  /** The newest rotation's: the latest expiry among previous_secrets. */
   previous_secret_expires_at: NullableInstant;
   failing_since: NullableInstant;
   disabled_at: NullableInstant;

@@ -99,10 +99,12 @@ test('rotate-fiscal-key re-encrypts every brand token with the new key and recor
   );
 });
 
-test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and previous) with the new key', async (t) => {
+test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and every previous one) with the new key', async (t) => {
   const ctx = await freshContext(t);
   await checkSecrets(ctx.db, ctx.config, ctx.secrets);
   await COMMANDS.import(ctx, { data: world() });
+  const later = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
+  const [previousUntil, olderUntil] = [later(20), later(2)];
   const { id } = await ctx.db
     .insertInto('webhook_endpoints')
     .values({
@@ -110,19 +112,31 @@ test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and pr
       url: 'https://hooks.example.com/comanda',
       events: ['order.created'],
       secret_encrypted: encryptSecret('whsec_current', KEY_A),
-      previous_secret_encrypted: encryptSecret('whsec_previous', KEY_A),
-      previous_secret_expires_at: new Date(Date.now() + 3600_000),
+      previous_secrets: JSON.stringify([
+        { secret_encrypted: encryptSecret('whsec_previous', KEY_A), expires_at: previousUntil },
+        { secret_encrypted: encryptSecret('whsec_older', KEY_A), expires_at: olderUntil },
+      ]),
+      previous_secret_expires_at: previousUntil,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
   await COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: KEY_B });
   const endpoint = await ctx.db
     .selectFrom('webhook_endpoints')
-    .select(['secret_encrypted', 'previous_secret_encrypted'])
+    .select(['secret_encrypted', 'previous_secrets'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   assert.equal(decryptSecret(endpoint.secret_encrypted, KEY_B), 'whsec_current');
-  assert.equal(decryptSecret(endpoint.previous_secret_encrypted!, KEY_B), 'whsec_previous');
+  assert.deepEqual(
+    endpoint.previous_secrets.map((secret) => [
+      decryptSecret(secret.secret_encrypted, KEY_B),
+      secret.expires_at,
+    ]),
+    [
+      ['whsec_previous', previousUntil],
+      ['whsec_older', olderUntil],
+    ],
+  );
 });
 
 test('rotate-fiscal-key changes nothing when a webhook secret does not open with the current key', async (t) => {
@@ -142,6 +156,37 @@ test('rotate-fiscal-key changes nothing when a webhook secret does not open with
     (err: Error) => err instanceof CommandError && /webhook endpoint .*nothing was changed/.test(err.message),
   );
   assert.equal(await brandToken(ctx.db, KEY_A), 'tok-bella');
+});
+
+test('rotate-fiscal-key changes nothing when a previous webhook secret does not open with the current key', async (t) => {
+  const ctx = await freshContext(t);
+  await COMMANDS.import(ctx, { data: world() });
+  const expiresAt = new Date(Date.now() + 3600_000).toISOString();
+  const { id } = await ctx.db
+    .insertInto('webhook_endpoints')
+    .values({
+      restaurant_id: 1,
+      url: 'https://hooks.example.com/comanda',
+      events: ['order.created'],
+      secret_encrypted: encryptSecret('whsec_current', KEY_A),
+      previous_secrets: JSON.stringify([
+        { secret_encrypted: encryptSecret('whsec_previous', KEY_B), expires_at: expiresAt },
+      ]),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await assert.rejects(
+    COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: `${KEY_A}-new` }),
+    (err: Error) =>
+      err instanceof CommandError &&
+      /webhook endpoint .*previous secret.*nothing was changed/.test(err.message),
+  );
+  const endpoint = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select('secret_encrypted')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  assert.equal(decryptSecret(endpoint.secret_encrypted, KEY_A), 'whsec_current');
 });
 
 test('rotate-fiscal-key changes nothing when a token does not open with the current key', async (t) => {

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { up } from '../../src/db/migrations/0019-webhook-previous-secrets.ts';
 import { IMPORTED_TABLES } from '../import/world.ts';
 import { createTestDatabase, testDatabaseUrl, testPooler } from '../support/database.ts';
 
@@ -143,4 +144,39 @@ test('the migration lock lives in the migrating transaction, so a transaction po
     [name],
   );
   assert.deepEqual(rows, [], 'no advisory lock outlives the migration');
+});
+
+test('0019 moves the previous webhook secret into previous_secrets while it still signs', async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  // The table as 0018 left it: one previous secret in a column of its own.
+  await sql`alter table webhook_endpoints drop column previous_secrets`.execute(db);
+  await sql`alter table webhook_endpoints add column previous_secret_encrypted text`.execute(db);
+  await db.insertInto('restaurants').values({ id: 1, name: 'R' }).execute();
+  const live = new Date(Date.now() + 3_600_000);
+  for (const [id, previous, until] of [
+    [1, 'v1:live', live],
+    [2, 'v1:expired', new Date(Date.now() - 1000)],
+    [3, null, null],
+  ] as const) {
+    await sql`insert into webhook_endpoints (id, restaurant_id, url, events, secret_encrypted,
+      previous_secret_encrypted, previous_secret_expires_at)
+      values (${id}, 1, 'https://example.com', '{}', 'v1:current', ${previous}, ${until})`.execute(db);
+  }
+  await up(db as never);
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'previous_secrets', 'previous_secret_expires_at'])
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    rows.map((row) => [row.id, row.previous_secrets]),
+    [
+      [1, [{ secret_encrypted: 'v1:live', expires_at: live.toISOString() }]],
+      [2, []],
+      [3, []],
+    ],
+  );
+  assert.equal(rows[0].previous_secret_expires_at?.toISOString(), live.toISOString());
 });

@@ -3,6 +3,7 @@
 // instance, and an attempt whose process died is made again once the lease has run out.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { PreviousSecret } from '../../db/types.ts';
 import type { Outcome } from './sender.ts';
 
 export const DISABLE_AFTER_DAYS = 3;
@@ -16,8 +17,8 @@ export type ClaimedDelivery = {
   attempts: number;
   url: string;
   secret_encrypted: string;
-  previous_secret_encrypted: string | null;
-  previous_secret_expires_at: Date | null;
+  /** The replaced secrets, each signing until its expires_at (migration 0019). */
+  previous_secrets: PreviousSecret[];
 };
 
 export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
@@ -33,7 +34,7 @@ export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<
     from due, webhook_endpoints w
     where d.id = due.id and w.id = d.endpoint_id
     returning d.id, d.endpoint_id, d.event_id, d.payload::text as payload, d.attempts, w.url, w.secret_encrypted,
-      w.previous_secret_encrypted, w.previous_secret_expires_at`.execute(db);
+      w.previous_secrets`.execute(db);
   return rows;
 }
 

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { PreviousSecret } from '../../db/types.ts';
 import { ISO_INSTANT } from '../events/outbox.ts';
 import { SUBSCRIBED } from './fanout.ts';
 
@@ -80,25 +81,44 @@ export async function deleteEndpoint(db: Db, restaurantId: number, id: number): 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Stores a new secret; the current one becomes the previous, signing until `previousUntil`. */
+/**
+ * Stores a new secret; the current one joins the previous secrets, signing until `previousUntil`,
+ * beside those replaced before it whose own time has not ended, the newest `keep` of them. The row
+ * is locked first, so two rotations at once each keep the other's replaced secret.
+ */
 export async function rotateSecret(
   db: Db,
   restaurantId: number,
   id: number,
   secretEncrypted: string,
   previousUntil: Date,
+  keep: number,
+  now = new Date(),
 ): Promise<EndpointRow | undefined> {
-  return db
-    .updateTable('webhook_endpoints')
-    .set((eb) => ({
-      previous_secret_encrypted: eb.ref('secret_encrypted'),
-      previous_secret_expires_at: previousUntil,
-      secret_encrypted: secretEncrypted,
-    }))
-    .where('restaurant_id', '=', restaurantId)
-    .where('id', '=', id)
-    .returning(ENDPOINT_COLUMNS)
-    .executeTakeFirst();
+  return inTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom('webhook_endpoints')
+      .select(['secret_encrypted', 'previous_secrets'])
+      .where('restaurant_id', '=', restaurantId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const previous: PreviousSecret[] = [
+      { secret_encrypted: row.secret_encrypted, expires_at: previousUntil.toISOString() },
+      ...row.previous_secrets.filter((secret) => new Date(secret.expires_at) > now),
+    ].slice(0, keep);
+    return trx
+      .updateTable('webhook_endpoints')
+      .set({
+        secret_encrypted: secretEncrypted,
+        previous_secrets: JSON.stringify(previous),
+        previous_secret_expires_at: previousUntil,
+      })
+      .where('id', '=', id)
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirstOrThrow();
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 // Webhook endpoints of a restaurant: create (the secret is shown once), read, delete, rotate the
-// secret (the old one keeps signing 24 h), queue a ping, list the deliveries with their attempts.
+// secret (each replaced one keeps signing 24 h), queue a ping, list the deliveries with their attempts.
 
 import type { Db } from '../../db/database.ts';
 import { unstorable } from '../../db/storable-text.ts';
@@ -14,6 +14,13 @@ import { newSecret } from './signer.ts';
 import { checkWebhookUrl, UnsafeUrlError } from './url-safety.ts';
 
 export const PREVIOUS_SECRET_HOURS = 24;
+
+/**
+ * Replaced secrets that keep signing, the newest first: rotation has no limit but the credential's
+ * request rate, and each replaced secret adds a signature to every delivery for 24 hours. A
+ * rotation beyond them ends the oldest one's 24 hours at once.
+ */
+export const MAX_PREVIOUS_SECRETS = 5;
 
 /** Endpoints per restaurant: each one multiplies the deliveries of every write. */
 export const MAX_ENDPOINTS = 16;
@@ -118,6 +125,7 @@ export async function rotateEndpointSecret(db: Db, restaurantId: number, id: num
     id,
     encryptSecret(secret, keys.secretKey),
     until,
+    MAX_PREVIOUS_SECRETS,
   );
   if (!row) throw errors.webhookEndpointNotFound();
   return { ...mapEndpoint(row), secret };

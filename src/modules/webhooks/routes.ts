@@ -153,9 +153,9 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'rotateWebhookSecret',
         tags,
-        summary: 'Replace the signing secret; the previous one keeps signing for 24 hours',
+        summary: 'Replace the signing secret; each replaced one keeps signing for 24 hours',
         description:
-          'Answers the new secret once. Until `previous_secret_expires_at` each delivery carries two signatures.',
+          'Answers the new secret once. Each secret replaced in the last 24 hours keeps signing until its own 24 hours end, the 5 most recently replaced at most (a sixth rotation within 24 hours ends the oldest at once): a delivery carries one signature per signing secret, separated by spaces, until `previous_secret_expires_at`.',
         params: EndpointParams,
         querystring: RestaurantQuery,
         response: { 200: EndpointWithSecret },

@@ -45,7 +45,8 @@ export const Endpoint = Type.Object(
     disabled_at: nullableInstant,
     disabled_reason: nullable(Type.String()),
     previous_secret_expires_at: nullable(instant, {
-      description: 'Until then deliveries are also signed with the secret before the last rotation.',
+      description:
+        "The latest expiry among the replaced secrets still signing (the last rotation plus 24 hours), or null when none is; until each one's own expiry, deliveries are also signed with the secrets replaced in the last 24 hours (the 5 newest at most).",
     }),
     created_at: instant,
   },

@@ -1,7 +1,7 @@
 // Standard Webhooks signing with the standardwebhooks package: webhook-id (the event id, the same
 // on every retry), webhook-timestamp (seconds) and webhook-signature, one `v1,<base64>` per live
-// secret separated by spaces, so a receiver still holding the previous secret verifies during the
-// 24 hours after a rotation.
+// secret separated by spaces, so a receiver still holding a replaced secret verifies during the
+// 24 hours after the rotation that replaced it.
 import { randomBytes } from 'node:crypto';
 import type { Webhook } from 'standardwebhooks';
 

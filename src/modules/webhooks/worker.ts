@@ -49,13 +49,10 @@ function secretDecrypter(key: string): (stored: string) => Webhook {
   };
 }
 
+/** The current secret's signer, then those of the replaced secrets whose 24 hours have not ended. */
 function secretsOf(delivery: ClaimedDelivery, decrypt: (stored: string) => Webhook, now: Date): Webhook[] {
-  const secrets = [decrypt(delivery.secret_encrypted)];
-  const previous = delivery.previous_secret_encrypted;
-  if (previous && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > now) {
-    secrets.push(decrypt(previous));
-  }
-  return secrets;
+  const previous = delivery.previous_secrets.filter((secret) => new Date(secret.expires_at) > now);
+  return [delivery.secret_encrypted, ...previous.map((secret) => secret.secret_encrypted)].map(decrypt);
 }
 
 export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { start(): void } {

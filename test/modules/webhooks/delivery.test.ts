@@ -161,9 +161,9 @@ test('webhook delivery', async (t) => {
     assert.equal(request.headers['webhook-signature'].split(' ').length, 2);
     for (const secret of [rotated.secret, endpoint.secret])
       new Webhook(secret).verify(request.body, request.headers);
-    await sql`update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second'`.execute(
-      db,
-    );
+    const past = new Date(Date.now() - 1000).toISOString();
+    await sql`update webhook_endpoints set previous_secret_expires_at = ${past},
+      previous_secrets = jsonb_set(previous_secrets, '{0,expires_at}', to_jsonb(${past}::text))`.execute(db);
     await edit('Margherita Só Nova');
     await worker.runOnce();
     const later = receiver.received.at(-1)!;

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
+import { eventsWorld } from '../../support/events-world.ts';
+import { startReceiver } from '../../support/receiver.ts';
+
+const HOUR = 3_600_000;
+
+async function rotationWorld(t: Parameters<typeof eventsWorld>[0]) {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const { app, db, products } = world;
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const worker = createWebhookWorker({
+    db,
+    secretKey: world.ctx.secrets.fiscalTokenKey,
+    allowPrivate: true,
+    log: (err) => assert.fail(String(err)),
+    timeoutMs: 500,
+  });
+  t.after(() => worker.stop());
+  const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    app.inject({ method, url, headers: { authorization: await world.bearer() }, payload });
+  const created = await api('POST', '/v1/webhook-endpoints', {
+    url: receiver.url(),
+    events: ['product.updated'],
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const endpoint = created.json();
+  const rotate = async () => {
+    const res = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as { secret: string; previous_secret_expires_at: string | null };
+  };
+  const read = async () => (await api('GET', `/v1/webhook-endpoints/${endpoint.id}`)).json();
+  let edits = 0;
+  /** Edits a product and returns the delivery the receiver got for it. */
+  const delivered = async () => {
+    const res = await api('PUT', `/v1/products/${products[0]}`, { name: `Margherita ${++edits}` });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(await worker.runOnce(), 1);
+    return receiver.received.at(-1)!;
+  };
+  return { endpoint, rotate, read, delivered };
+}
+
+const verifies = (secret: string, request: { body: string; headers: Record<string, string> }) => {
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("a secret rotated twice within 24 hours: both replaced secrets keep signing until each one's 24 hours end", async (t) => {
+  const start = Date.now();
+  t.mock.timers.enable({ apis: ['Date'], now: start });
+  const { endpoint, rotate, read, delivered } = await rotationWorld(t);
+  const original = endpoint.secret;
+  const first = await rotate(); // the original signs until start + 24 h
+  t.mock.timers.setTime(start + 12 * HOUR);
+  const second = await rotate(); // the first rotation's secret signs until start + 36 h
+  assert.equal(second.previous_secret_expires_at, new Date(start + 36 * HOUR).toISOString());
+
+  const meanwhile = await delivered();
+  assert.equal(meanwhile.headers['webhook-signature'].split(' ').length, 3);
+  for (const secret of [second.secret, first.secret, original])
+    assert.ok(verifies(secret, meanwhile), 'every secret replaced in the last 24 hours verifies');
+
+  t.mock.timers.setTime(start + 24 * HOUR + 1000);
+  const afterOriginal = await delivered();
+  assert.equal(afterOriginal.headers['webhook-signature'].split(' ').length, 2);
+  assert.ok(verifies(second.secret, afterOriginal));
+  assert.ok(verifies(first.secret, afterOriginal));
+  assert.ok(!verifies(original, afterOriginal), "the original's 24 hours are over");
+  assert.equal((await read()).previous_secret_expires_at, new Date(start + 36 * HOUR).toISOString());
+
+  t.mock.timers.setTime(start + 36 * HOUR + 1000);
+  const afterBoth = await delivered();
+  assert.equal(afterBoth.headers['webhook-signature'].split(' ').length, 1);
+  assert.ok(verifies(second.secret, afterBoth));
+  assert.ok(!verifies(first.secret, afterBoth));
+  assert.equal((await read()).previous_secret_expires_at, null);
+});
+
+test('at most the 5 most recently replaced secrets keep signing', async (t) => {
+  const { endpoint, rotate, delivered } = await rotationWorld(t);
+  const secrets = [endpoint.secret];
+  for (let i = 0; i < 7; i++) secrets.push((await rotate()).secret);
+  const request = await delivered();
+  assert.equal(request.headers['webhook-signature'].split(' ').length, 6);
+  assert.deepEqual(
+    secrets.map((secret) => verifies(secret, request)),
+    [false, false, true, true, true, true, true, true],
+  );
+});
