@@ -49,7 +49,7 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
     // Webhook endpoint secrets are encrypted with the same key (webhooks/endpoint-service.ts).
     const endpoints = await tx
       .selectFrom('webhook_endpoints')
-      .select(['id', 'secret_encrypted', 'previous_secrets'])
+      .select(['id', 'secret_encrypted', 'previous_secret_encrypted', 'previous_secrets'])
       .orderBy('id')
       .forUpdate()
       .execute();
@@ -64,6 +64,8 @@ export async function rotateFiscalKey(ctx: CommandContext, args: Record<string, 
         .updateTable('webhook_endpoints')
         .set({
           secret_encrypted: reencrypt(row.secret_encrypted, owner),
+          previous_secret_encrypted:
+            row.previous_secret_encrypted && reencrypt(row.previous_secret_encrypted, owner),
           previous_secrets: JSON.stringify(previous),
         })
         .where('id', '=', row.id)

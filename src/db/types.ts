@@ -344,6 +344,8 @@ export interface WebhookEndpointsTable {
   description: Generated<string>;
   /** encryptSecret (src/lib/encryption.ts) of the `whsec_` secret. */
   secret_encrypted: string;
+  /** The newest of previous_secrets, for instances of the release before 0019 (migration 0019). */
+  previous_secret_encrypted: string | null;
   /** The secrets replaced in the last 24 hours, newest first, a few at most (migration 0019). */
   previous_secrets: Json<PreviousSecret[]>;
   /** The newest rotation's: the latest expiry among previous_secrets. */

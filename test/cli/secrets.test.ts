@@ -112,6 +112,7 @@ test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and ev
       url: 'https://hooks.example.com/comanda',
       events: ['order.created'],
       secret_encrypted: encryptSecret('whsec_current', KEY_A),
+      previous_secret_encrypted: encryptSecret('whsec_previous', KEY_A),
       previous_secrets: JSON.stringify([
         { secret_encrypted: encryptSecret('whsec_previous', KEY_A), expires_at: previousUntil },
         { secret_encrypted: encryptSecret('whsec_older', KEY_A), expires_at: olderUntil },
@@ -123,10 +124,11 @@ test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and ev
   await COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: KEY_B });
   const endpoint = await ctx.db
     .selectFrom('webhook_endpoints')
-    .select(['secret_encrypted', 'previous_secrets'])
+    .select(['secret_encrypted', 'previous_secret_encrypted', 'previous_secrets'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   assert.equal(decryptSecret(endpoint.secret_encrypted, KEY_B), 'whsec_current');
+  assert.equal(decryptSecret(endpoint.previous_secret_encrypted ?? '', KEY_B), 'whsec_previous');
   assert.deepEqual(
     endpoint.previous_secrets.map((secret) => [
       decryptSecret(secret.secret_encrypted, KEY_B),

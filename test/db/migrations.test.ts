@@ -152,7 +152,6 @@ test('0019 moves the previous webhook secret into previous_secrets while it stil
   const { db } = database;
   // The table as 0018 left it: one previous secret in a column of its own.
   await sql`alter table webhook_endpoints drop column previous_secrets`.execute(db);
-  await sql`alter table webhook_endpoints add column previous_secret_encrypted text`.execute(db);
   await db.insertInto('restaurants').values({ id: 1, name: 'R' }).execute();
   const live = new Date(Date.now() + 3_600_000);
   for (const [id, previous, until] of [
@@ -179,4 +178,14 @@ test('0019 moves the previous webhook secret into previous_secrets while it stil
     ],
   );
   assert.equal(rows[0].previous_secret_expires_at?.toISOString(), live.toISOString());
+  // Kept for instances of the release before, during a rolling restart.
+  const kept = await db
+    .selectFrom('webhook_endpoints')
+    .select('previous_secret_encrypted')
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    kept.map((row) => row.previous_secret_encrypted),
+    ['v1:live', 'v1:expired', null],
+  );
 });

@@ -3,7 +3,9 @@
 // `{ "secret_encrypted": "v1:…", "expires_at": "<ISO instant>" }` (encrypted as secret_encrypted
 // is), at most a few (src/modules/webhooks/endpoint-service.ts). previous_secret_expires_at stays:
 // the newest rotation's expiry, the latest of them. The one previous secret of 0012 moves into the
-// list while it still signs.
+// list while it still signs. previous_secret_encrypted stays, written with the newest replaced
+// secret, so that instances of the release before this one, still running during a rolling
+// restart, claim and sign deliveries as they did.
 import { type Kysely, sql } from 'kysely';
 
 const statements = [
@@ -12,7 +14,6 @@ const statements = [
       'secret_encrypted', previous_secret_encrypted,
       'expires_at', to_char(previous_secret_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
     where previous_secret_encrypted is not null and previous_secret_expires_at > now()`,
-  sql`alter table webhook_endpoints drop column previous_secret_encrypted`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -113,6 +113,7 @@ export async function rotateSecret(
       .set({
         secret_encrypted: secretEncrypted,
         previous_secrets: JSON.stringify(previous),
+        previous_secret_encrypted: row.secret_encrypted,
         previous_secret_expires_at: previousUntil,
       })
       .where('id', '=', id)
