@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { Insertable } from 'kysely';
 import { COMMANDS, type CommandContext, CommandError } from '../../src/admin/commands.ts';
 import { checkSecrets, fingerprint } from '../../src/admin/secret-check.ts';
 import { ConfigError } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
+import type { WebhookEndpointsTable } from '../../src/db/types.ts';
 import { decryptSecret, encryptSecret } from '../../src/lib/encryption.ts';
 import { world } from '../import/world.ts';
 import { testConfig } from '../support/app.ts';
@@ -31,6 +33,26 @@ async function freshContext(t: { after(fn: () => Promise<void>): void }, fiscalT
 }
 
 /** Brand 10's fiscal token, opened with `key`. */
+type EndpointSecrets = Pick<
+  Insertable<WebhookEndpointsTable>,
+  'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secrets' | 'previous_secret_expires_at'
+>;
+
+/** A webhook endpoint of restaurant 1 with these stored secrets; its id. */
+async function addEndpoint(db: Db, secrets: EndpointSecrets): Promise<number> {
+  const { id } = await db
+    .insertInto('webhook_endpoints')
+    .values({
+      restaurant_id: 1,
+      url: 'https://hooks.example.com/comanda',
+      events: ['order.created'],
+      ...secrets,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
 async function brandToken(db: Db, key: string): Promise<string> {
   const brand = await db
     .selectFrom('brands')
@@ -105,22 +127,15 @@ test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and ev
   await COMMANDS.import(ctx, { data: world() });
   const later = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
   const [previousUntil, olderUntil] = [later(20), later(2)];
-  const { id } = await ctx.db
-    .insertInto('webhook_endpoints')
-    .values({
-      restaurant_id: 1,
-      url: 'https://hooks.example.com/comanda',
-      events: ['order.created'],
-      secret_encrypted: encryptSecret('whsec_current', KEY_A),
-      previous_secret_encrypted: encryptSecret('whsec_previous', KEY_A),
-      previous_secrets: JSON.stringify([
-        { secret_encrypted: encryptSecret('whsec_previous', KEY_A), expires_at: previousUntil },
-        { secret_encrypted: encryptSecret('whsec_older', KEY_A), expires_at: olderUntil },
-      ]),
-      previous_secret_expires_at: previousUntil,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await addEndpoint(ctx.db, {
+    secret_encrypted: encryptSecret('whsec_current', KEY_A),
+    previous_secret_encrypted: encryptSecret('whsec_previous', KEY_A),
+    previous_secrets: JSON.stringify([
+      { secret_encrypted: encryptSecret('whsec_previous', KEY_A), expires_at: previousUntil },
+      { secret_encrypted: encryptSecret('whsec_older', KEY_A), expires_at: olderUntil },
+    ]),
+    previous_secret_expires_at: previousUntil,
+  });
   await COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: KEY_B });
   const endpoint = await ctx.db
     .selectFrom('webhook_endpoints')
@@ -144,15 +159,7 @@ test('rotate-fiscal-key re-encrypts the webhook endpoint secrets (current and ev
 test('rotate-fiscal-key changes nothing when a webhook secret does not open with the current key', async (t) => {
   const ctx = await freshContext(t);
   await COMMANDS.import(ctx, { data: world() });
-  await ctx.db
-    .insertInto('webhook_endpoints')
-    .values({
-      restaurant_id: 1,
-      url: 'https://hooks.example.com/comanda',
-      events: ['order.created'],
-      secret_encrypted: encryptSecret('whsec_current', KEY_B),
-    })
-    .execute();
+  await addEndpoint(ctx.db, { secret_encrypted: encryptSecret('whsec_current', KEY_B) });
   await assert.rejects(
     COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: `${KEY_A}-new` }),
     (err: Error) => err instanceof CommandError && /webhook endpoint .*nothing was changed/.test(err.message),
@@ -164,19 +171,12 @@ test('rotate-fiscal-key changes nothing when a previous webhook secret does not 
   const ctx = await freshContext(t);
   await COMMANDS.import(ctx, { data: world() });
   const expiresAt = new Date(Date.now() + 3600_000).toISOString();
-  const { id } = await ctx.db
-    .insertInto('webhook_endpoints')
-    .values({
-      restaurant_id: 1,
-      url: 'https://hooks.example.com/comanda',
-      events: ['order.created'],
-      secret_encrypted: encryptSecret('whsec_current', KEY_A),
-      previous_secrets: JSON.stringify([
-        { secret_encrypted: encryptSecret('whsec_previous', KEY_B), expires_at: expiresAt },
-      ]),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await addEndpoint(ctx.db, {
+    secret_encrypted: encryptSecret('whsec_current', KEY_A),
+    previous_secrets: JSON.stringify([
+      { secret_encrypted: encryptSecret('whsec_previous', KEY_B), expires_at: expiresAt },
+    ]),
+  });
   await assert.rejects(
     COMMANDS['secrets rotate-fiscal-key'](ctx, { new_key: `${KEY_A}-new` }),
     (err: Error) =>

@@ -1,11 +1,13 @@
 // A small world for event and webhook tests: an app on a fresh database, two restaurants with a
 // category and two products each, and a bearer maker for restaurant A.
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import { SCOPES } from '../../src/http/principal.ts';
+import { createWebhookWorker, type WorkerOptions } from '../../src/modules/webhooks/worker.ts';
 import { buildTestApp } from './app.ts';
 import { addCategory, addProduct, addRestaurant } from './catalog-world.ts';
 import { bearerFor } from './tokens.ts';
@@ -30,6 +32,26 @@ export async function eventsWorld(t: Pick<TestContext, 'after'>, config: Partial
 }
 
 export type EventsWorld = Awaited<ReturnType<typeof eventsWorld>>;
+
+/**
+ * A webhook worker on the world's database that may deliver to 127.0.0.1, fails the test on any
+ * error it logs (unless given its own `log`), and is stopped after the test.
+ */
+export function worldWorker(
+  t: Pick<TestContext, 'after'>,
+  world: EventsWorld,
+  options: Partial<WorkerOptions> = {},
+) {
+  const worker = createWebhookWorker({
+    db: world.db,
+    secretKey: world.ctx.secrets.fiscalTokenKey,
+    allowPrivate: true,
+    log: (err) => assert.fail(String(err)),
+    ...options,
+  });
+  t.after(() => worker.stop());
+  return worker;
+}
 
 /**
  * Waits until the feed shows every committed event: on a PostgreSQL server shared with other

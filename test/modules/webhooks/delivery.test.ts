@@ -3,8 +3,7 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
-import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
-import { eventsWorld, feedSettled } from '../../support/events-world.ts';
+import { eventsWorld, feedSettled, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 test('webhook delivery', async (t) => {
@@ -13,15 +12,10 @@ test('webhook delivery', async (t) => {
   const receiver = await startReceiver();
   t.after(() => receiver.close());
   const authorization = await world.bearer();
-  const worker = createWebhookWorker({
-    db,
-    secretKey: world.ctx.secrets.fiscalTokenKey,
-    allowPrivate: true,
-    log: (err) => assert.fail(String(err)),
+  const worker = worldWorker(t, world, {
     timeoutMs: 500,
     schedule: { baseMs: 60_000, factor: 2, jitter: 0 },
   });
-  t.after(() => worker.stop());
   const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
     app.inject({ method, url, headers: { authorization }, payload });
   const create = async (events: string[], path = '/hook') => {

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 /** A restaurant with one endpoint subscribed to product.updated, and one such event written. */
@@ -32,13 +32,7 @@ async function oneEventForOneEndpoint(t: TestContext) {
 
 test('a claimed delivery whose instance died', async (t) => {
   const { world, receiver, authorization, create } = await oneEventForOneEndpoint(t);
-  const worker = createWebhookWorker({
-    db: world.db,
-    secretKey: world.ctx.secrets.fiscalTokenKey,
-    allowPrivate: true,
-    log: (err) => assert.fail(String(err)),
-  });
-  t.after(() => worker.stop());
+  const worker = worldWorker(t, world);
 
   await t.test(
     'is not claimed again while its lease runs, and is attempted once it has run out',

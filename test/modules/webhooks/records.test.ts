@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
-import { type EventsWorld, eventsWorld } from '../../support/events-world.ts';
+import { type EventsWorld, eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { type Receiver, startReceiver } from '../../support/receiver.ts';
 
 async function setUp(t: Parameters<typeof eventsWorld>[0]) {
@@ -13,15 +12,11 @@ async function setUp(t: Parameters<typeof eventsWorld>[0]) {
   t.after(() => receiver.close());
   const authorization = await world.bearer();
   const logged: unknown[] = [];
-  const worker = createWebhookWorker({
-    db: world.db,
-    secretKey: world.ctx.secrets.fiscalTokenKey,
-    allowPrivate: true,
+  const worker = worldWorker(t, world, {
     log: (err) => logged.push(err),
     timeoutMs: 2_000,
     schedule: { baseMs: 60_000, factor: 2, jitter: 0 },
   });
-  t.after(() => worker.stop());
   const create = async (path: string) => {
     const res = await world.app.inject({
       method: 'POST',

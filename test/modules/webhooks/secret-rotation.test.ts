@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 const HOUR = 3_600_000;
 
 async function rotationWorld(t: Parameters<typeof eventsWorld>[0]) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const { app, db, products } = world;
+  const { app, products } = world;
   const receiver = await startReceiver();
   t.after(() => receiver.close());
-  const worker = createWebhookWorker({
-    db,
-    secretKey: world.ctx.secrets.fiscalTokenKey,
-    allowPrivate: true,
-    log: (err) => assert.fail(String(err)),
-    timeoutMs: 500,
-  });
-  t.after(() => worker.stop());
+  const worker = worldWorker(t, world, { timeoutMs: 500 });
   const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     app.inject({ method, url, headers: { authorization: await world.bearer() }, payload });
   const created = await api('POST', '/v1/webhook-endpoints', {
