@@ -11,7 +11,7 @@ import type {
   ProductHistoryPage,
   ProductHistoryQuery,
 } from './change-review-types.ts';
-import { ComandaError } from './errors.ts';
+import { type Answer, ComandaError } from './errors.ts';
 import type {
   EventsPage,
   EventsQuery,
@@ -338,10 +338,10 @@ export class ComandaClient {
         signal: options.signal,
       };
       try {
-        const response = await send(this.#transport, exchange);
-        if (method !== 'GET') return (await parse(response)) as T;
-        if (held && response.status === 304) return JSON.parse(held.text) as T;
-        return (await this.#kept(url, response)) as T;
+        const answer = await send(this.#transport, exchange);
+        if (method !== 'GET') return parse(answer) as T;
+        if (held && answer.status === 304) return JSON.parse(held.text) as T;
+        return this.#kept(url, answer) as T;
       } catch (error) {
         // A refused token is dropped and the call sent again once with a new one.
         if (!(error instanceof ComandaError) || error.status !== 401) throw error;
@@ -352,10 +352,9 @@ export class ComandaClient {
   }
 
   /** A read's body, kept with its tag for the next read of the same path. */
-  async #kept(url: string, response: Response): Promise<unknown> {
-    const text = await response.text();
-    const body = parseText(response, text);
-    this.#revalidation.keep(url, response.headers.get('etag'), text);
+  #kept(url: string, answer: Answer): unknown {
+    const body = parse(answer);
+    this.#revalidation.keep(url, answer.headers.get('etag'), answer.text);
     return body;
   }
 }
@@ -375,15 +374,11 @@ function withQuery(path: string, query: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function parse(response: Response): Promise<unknown> {
-  return parseText(response, await response.text());
-}
-
-function parseText(response: Response, text: string): unknown {
-  if (response.status === 204) return undefined;
+function parse(answer: Answer): unknown {
+  if (answer.status === 204) return undefined;
   try {
-    return JSON.parse(text);
+    return JSON.parse(answer.text);
   } catch (cause) {
-    throw new ComandaError(response.status, 'unexpected_response', 'The answer is not JSON.', { cause });
+    throw new ComandaError(answer.status, 'unexpected_response', 'The answer is not JSON.', { cause });
   }
 }

@@ -52,20 +52,22 @@ export function maskSecrets(text: string): string {
   return text.replace(SECRET, '$1$2…').replace(BEARER, '$1***');
 }
 
+/** An HTTP answer read whole: its status, headers and body text. */
+export type Answer = { status: number; statusText: string; headers: Headers; text: string };
+
 /** Builds the ComandaError of a non-2xx answer from its body and headers. */
-export async function errorFromResponse(response: Response): Promise<ComandaError> {
-  const text = await response.text();
+export function errorFromAnswer(answer: Answer): ComandaError {
   let body: any;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(answer.text);
   } catch {
     body = undefined;
   }
-  const header = response.headers.get('retry-after');
+  const header = answer.headers.get('retry-after');
   const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
-  const errorId = response.headers.get('x-error-id') ?? undefined;
-  const key = body?.key ?? body?.error ?? (response.status === 429 ? 'rate_limited' : 'unexpected_response');
+  const errorId = answer.headers.get('x-error-id') ?? undefined;
+  const key = body?.key ?? body?.error ?? (answer.status === 429 ? 'rate_limited' : 'unexpected_response');
   const message =
-    body?.message ?? body?.error_description ?? `HTTP ${response.status} ${response.statusText}`.trim();
-  return new ComandaError(response.status, key, message, { errorId, errors: body?.errors, retryAfter, body });
+    body?.message ?? body?.error_description ?? `HTTP ${answer.status} ${answer.statusText}`.trim();
+  return new ComandaError(answer.status, key, message, { errorId, errors: body?.errors, retryAfter, body });
 }

@@ -3,7 +3,7 @@
 // reuse revokes the whole family, so every refresh here is single-flight: concurrent callers
 // share one request, and a refresh token is never sent twice, not even after a lost answer
 // (the manager then starts a new family with the API key instead).
-import { ComandaError } from './errors.ts';
+import { type Answer, ComandaError } from './errors.ts';
 import { type ClientLogEvent, DEFAULT_RETRY, READ_RETRY, send, sleep, type Transport } from './transport.ts';
 
 const RATE_LIMITED = new Set([429]);
@@ -158,7 +158,7 @@ export class TokenManager {
         retryOn: grant === 'api_key' ? READ_RETRY : RATE_LIMITED,
         retryLost: grant === 'api_key',
       });
-      answer = await tokenAnswer(response);
+      answer = tokenAnswer(response);
     } catch (error) {
       this.#transport.log?.({ type: 'tokens', grant, outcome: 'failed', key: (error as ComandaError).key });
       throw error;
@@ -192,8 +192,13 @@ export class TokenManager {
   }
 }
 
-async function tokenAnswer(response: Response): Promise<TokenAnswer> {
-  const answer: any = await response.json().catch(() => undefined);
+function tokenAnswer(response: Answer): TokenAnswer {
+  let answer: any;
+  try {
+    answer = JSON.parse(response.text);
+  } catch {
+    answer = undefined;
+  }
   if (typeof answer?.access_token !== 'string' || typeof answer.expires_in !== 'number') {
     throw new ComandaError(
       response.status,

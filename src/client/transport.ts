@@ -2,8 +2,9 @@
 // carrying an Idempotency-Key (the server applies it at most once), on 429, 502, 503, a timeout or
 // a lost connection; and a token request on 429 (answered before the grant runs). A write that
 // still has no answer has an unknown outcome: sent again with the same key, it is applied at most
-// once.
-import { ComandaError, errorFromResponse, maskSecrets } from './errors.ts';
+// once. An answer counts once it is read whole: a timeout or a lost connection while its body is
+// read is the same failure as one before its headers, retried (or not) on the same terms.
+import { type Answer, ComandaError, errorFromAnswer, maskSecrets } from './errors.ts';
 
 export type ClientLogEvent =
   | { type: 'retry'; method: string; path: string; status: number | null; attempt: number; delayMs: number }
@@ -95,19 +96,13 @@ function lost(error: unknown, exchange: Exchange, timedOut: boolean): ComandaErr
   );
 }
 
-export async function send(t: Transport, exchange: Exchange): Promise<Response> {
+export async function send(t: Transport, exchange: Exchange): Promise<Answer> {
   for (let attempt = 0; ; attempt++) {
     const timeout = AbortSignal.timeout(t.timeoutMs);
     const signal = exchange.signal ? AbortSignal.any([exchange.signal, timeout]) : timeout;
-    let response: Response;
+    let outcome: Answer | { retryStatus: number; delayMs: number };
     try {
-      response = await t.fetch(`${t.baseUrl.replace(/\/+$/, '')}${exchange.path}`, {
-        method: exchange.method,
-        headers: exchange.headers,
-        body: exchange.body,
-        signal,
-        redirect: 'manual',
-      });
+      outcome = await exchangeOnce(t, exchange, signal, attempt);
     } catch (error) {
       if (exchange.signal?.aborted) throw exchange.signal.reason;
       const failure = lost(error, exchange, timeout.aborted);
@@ -115,19 +110,51 @@ export async function send(t: Transport, exchange: Exchange): Promise<Response> 
       await pause(t, exchange, null, attempt, backoff(t.retry, attempt));
       continue;
     }
-    if (response.ok || !exchange.retryOn.has(response.status) || attempt >= t.retry.retries) {
-      // 304: the answer to a read sent with If-None-Match; the caller holds its body.
-      if (response.ok || response.status === 304) return response;
-      throw await errorFromResponse(response);
+    if ('retryStatus' in outcome) {
+      await pause(t, exchange, outcome.retryStatus, attempt, outcome.delayMs);
+      continue;
     }
-    const header = response.headers.get('retry-after');
-    const retryAfter = header !== null && /^\d+$/.test(header) ? Number(header) : undefined;
-    if (retryAfter !== undefined && retryAfter > t.retry.maxRetryAfterSeconds)
-      throw await errorFromResponse(response);
-    await response.body?.cancel();
-    const delay = retryAfter !== undefined ? retryAfter * 1000 : backoff(t.retry, attempt);
-    await pause(t, exchange, response.status, attempt, delay);
+    // 304: the answer to a read sent with If-None-Match; the caller holds its body.
+    if ((outcome.status >= 200 && outcome.status < 300) || outcome.status === 304) return outcome;
+    throw errorFromAnswer(outcome);
   }
+}
+
+/** One attempt: the answer read whole within the attempt's signal, or the wait before the next one. */
+async function exchangeOnce(
+  t: Transport,
+  exchange: Exchange,
+  signal: AbortSignal,
+  attempt: number,
+): Promise<Answer | { retryStatus: number; delayMs: number }> {
+  const response = await t.fetch(`${t.baseUrl.replace(/\/+$/, '')}${exchange.path}`, {
+    method: exchange.method,
+    headers: exchange.headers,
+    body: exchange.body,
+    signal,
+    redirect: 'manual',
+  });
+  const delayMs = attempt < t.retry.retries ? retryDelay(t.retry, exchange, response, attempt) : undefined;
+  if (delayMs !== undefined) {
+    await response.body?.cancel();
+    return { retryStatus: response.status, delayMs };
+  }
+  const { status, statusText, headers } = response;
+  return { status, statusText, headers, text: await response.text() };
+}
+
+/** The wait before sending again after this answer; undefined when it is the final one. */
+function retryDelay(
+  policy: RetryPolicy,
+  exchange: Exchange,
+  response: Response,
+  attempt: number,
+): number | undefined {
+  if (response.ok || !exchange.retryOn.has(response.status)) return undefined;
+  const header = response.headers.get('retry-after');
+  if (header === null || !/^\d+$/.test(header)) return backoff(policy, attempt);
+  // A Retry-After beyond the bound is not waited for: the answer is thrown.
+  return Number(header) > policy.maxRetryAfterSeconds ? undefined : Number(header) * 1000;
 }
 
 async function pause(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ComandaClient, ComandaError, maskSecrets, TokenManager } from '../../src/client/index.ts';
-import { apiError, hangUp, json, ok, type Script, scriptedServer } from './support.ts';
+import { apiError, hangUp, json, ok, type Script, scriptedServer, silent, stallBody } from './support.ts';
 
 const PAGE = { total: 0, count: 0, remaining: 0, limit: 100, offset: 0, cash_flows: [] };
 const PRODUCT = { id: 7, name: 'Margherita' };
@@ -12,7 +12,11 @@ const json201 =
     json(res, 201, body);
 
 /** A client on a scripted server with a fixed token that counts its invalidations. */
-async function setup(t: Parameters<typeof scriptedServer>[0], scripts: Record<string, Script[]>) {
+async function setup(
+  t: Parameters<typeof scriptedServer>[0],
+  scripts: Record<string, Script[]>,
+  options: { timeoutMs?: number } = {},
+) {
   const server = await scriptedServer(t, scripts);
   const invalidated: string[] = [];
   let version = 0;
@@ -23,7 +27,7 @@ async function setup(t: Parameters<typeof scriptedServer>[0], scripts: Record<st
       version += 1;
     },
   };
-  const client = new ComandaClient({ baseUrl: server.baseUrl, tokens, retry: FAST });
+  const client = new ComandaClient({ baseUrl: server.baseUrl, tokens, retry: FAST, ...options });
   const count = (path: string) => server.received.filter((r) => r.path === path).length;
   return { ...server, client, invalidated, count };
 }
@@ -238,4 +242,79 @@ test('a webhook-endpoint POST (which the server does not apply once per key) car
   assert.deepEqual(await s.client.testWebhookEndpoint(4), {}, 'a 429 is answered before the write runs');
   assert.equal(s.count('/v1/webhook-endpoints/4/test'), 2);
   for (const sent of s.received) assert.equal(sent.headers['idempotency-key'], undefined, sent.path);
+});
+
+test('a timeout while the body is read is a ComandaError shaped like one before the headers, and retried alike', async (t) => {
+  const s = await setup(
+    t,
+    {
+      '/v1/products/7': [stallBody(200), ok(PRODUCT)],
+      '/v1/products/8': [silent],
+      '/v1/products/9': [stallBody(200)],
+      '/v1/products/10': [stallBody(404)],
+    },
+    { timeoutMs: 150 },
+  );
+  assert.deepEqual(await s.client.getProduct(7), PRODUCT, 'a read whose body timed out is sent again');
+  assert.equal(s.count('/v1/products/7'), 2);
+  const headers = await caught(s.client.getProduct(8));
+  const body = await caught(s.client.getProduct(9));
+  const errorBody = await caught(s.client.getProduct(10));
+  for (const [error, path] of [
+    [headers, '/v1/products/8'],
+    [body, '/v1/products/9'],
+    [errorBody, '/v1/products/10'],
+  ] as const) {
+    assert.deepEqual([error.status, error.key], [0, 'timeout'], path);
+    assert.match(error.message, new RegExp(`^GET ${path}: no answer \\(.+\\)\\.$`));
+    assert.equal((error.cause as Error).name, 'TimeoutError', path);
+    assert.equal(s.count(path), 4, `${path}: the first attempt and 3 retries`);
+  }
+});
+
+test('a write whose answer body times out is retried with its key; a webhook POST is not sent again', async (t) => {
+  const s = await setup(
+    t,
+    {
+      '/v1/products/7': [stallBody(200), ok(PRODUCT)],
+      '/v1/products': [stallBody(201)],
+      '/v1/webhook-endpoints': [stallBody(201)],
+    },
+    { timeoutMs: 150 },
+  );
+  assert.deepEqual(await s.client.editProduct(7, { price: 1 }), PRODUCT);
+  const [first, second] = s.received.filter((r) => r.path === '/v1/products/7');
+  assert.equal(second.headers['idempotency-key'], first.headers['idempotency-key']);
+  const keyed = await caught(s.client.createProduct({ name: 'X', product_category_id: 1, price: 10 }));
+  assert.deepEqual([keyed.status, keyed.key], [0, 'outcome_unknown']);
+  const key = s.received.find((r) => r.path === '/v1/products')!.headers['idempotency-key'];
+  assert.match(keyed.message, new RegExp(`idempotencyKey: '${key}'`));
+  assert.equal(s.count('/v1/products'), 4);
+  const unkeyed = await caught(s.client.createWebhookEndpoint({ url: 'https://erp.example/h', events: [] }));
+  assert.deepEqual([unkeyed.status, unkeyed.key], [0, 'outcome_unknown']);
+  assert.match(unkeyed.message, /Re-read before sending it again/);
+  assert.equal(s.count('/v1/webhook-endpoints'), 1);
+});
+
+test("a caller's abort while the body is read rejects with the caller's reason, as before the headers", async (t) => {
+  const s = await setup(t, { '/v1/products/7': [silent], '/v1/products/8': [stallBody(200)] });
+  for (const path of ['/v1/products/7', '/v1/products/8']) {
+    const reason = new Error(`stop ${path}`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(reason), 100);
+    const id = Number(path.split('/').pop());
+    await assert.rejects(s.client.getProduct(id, { signal: controller.signal }), (error) => error === reason);
+    assert.equal(s.count(path), 1);
+  }
+});
+
+test('a token answer whose body times out is a ComandaError timeout, retried like a lost one', async (t) => {
+  const server = await scriptedServer(t, { '/oauth/token': [stallBody(200), issued(1)] });
+  const tokens = new TokenManager({ baseUrl: server.baseUrl, apiKey: 'ck_test_key', timeoutMs: 150 });
+  assert.equal(await tokens.getAccessToken(), 'cat_a1');
+  assert.equal(server.received.length, 2);
+  const stalled = await scriptedServer(t, { '/oauth/token': [stallBody(200)] });
+  const failing = new TokenManager({ baseUrl: stalled.baseUrl, apiKey: 'ck_test_key', timeoutMs: 150 });
+  const error = await caught(failing.getAccessToken());
+  assert.deepEqual([error.status, error.key], [0, 'timeout']);
 });

@@ -85,7 +85,13 @@ export async function scriptedServer(t: Pick<TestContext, 'after'>, scripts: Rec
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
   const { port } = server.address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}`, received };
 }
@@ -116,3 +122,14 @@ export const ok =
 
 /** Closes the connection without an answer: the caller cannot know what happened. */
 export const hangUp: Script = (request) => request.socket.destroy();
+
+/** Never answers: the caller waits for the headers until its timeout. */
+export const silent: Script = () => {};
+
+/** Sends the status line, the headers and a part of the body, then stalls. */
+export const stallBody =
+  (status: number): Script =>
+  (_q, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.write('{"id":');
+  };
