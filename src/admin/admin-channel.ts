@@ -1,9 +1,10 @@
 // The running server's loopback-only admin channel: HTTP on a Unix socket (mode 0600) in
-// DATA_DIR, authenticated by a random token in DATA_DIR/admin.token (0600). A second `comanda`
-// process sends a command (name + JSON arguments) and the server runs it on its own database
-// handle: PGlite keeps one owner. The answer is NDJSON: progress lines, then a result or an error.
-import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, rmSync } from 'node:fs';
+// DATA_DIR (or in a 0700 folder of its own in the temp dir), authenticated by a random token in
+// DATA_DIR/admin.token (0600). A second `comanda` process sends a command (name + JSON arguments)
+// and the server runs it on its own database handle: PGlite keeps one owner. The answer is
+// NDJSON: progress lines, then a result or an error.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,12 +17,16 @@ export type AdminChannel = { socketPath: string; close(): Promise<void> };
 
 export const tokenPath = (dataDir: string) => join(dataDir, 'admin.token');
 
-/** DATA_DIR/admin.sock, unless that path is too long for a Unix socket (about 107 bytes). */
-function socketPathFor(dataDir: string): string {
-  const path = join(resolve(dataDir), 'admin.sock');
-  if (Buffer.byteLength(path) < 100) return path;
-  const digest = createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16);
-  return join(tmpdir(), `comanda-${digest}.sock`);
+/**
+ * DATA_DIR/admin.sock; when that path is too long for a Unix socket (about 107 bytes), admin.sock
+ * in a new folder of this process's own in the temp dir: mkdtemp gives it a random name no other
+ * local user can take first, and mode 0700. The CLI finds the path in the lock file.
+ */
+function socketPlace(dataDir: string): { socketPath: string; folder?: string } {
+  const socketPath = join(resolve(dataDir), 'admin.sock');
+  if (Buffer.byteLength(socketPath) < 100) return { socketPath };
+  const folder = mkdtempSync(join(resolve(tmpdir()), 'comanda-admin-'));
+  return { socketPath: join(folder, 'admin.sock'), folder };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -35,7 +40,9 @@ export async function startAdminChannel(
   ctx: Omit<CommandContext, 'onProgress'>,
 ): Promise<AdminChannel> {
   const token = randomBytes(32).toString('base64url');
-  const socketPath = socketPathFor(dataDir);
+  const { socketPath, folder } = socketPlace(dataDir);
+  // The socket goes, and with it the folder of its own when it has one.
+  const removeSocket = () => rmSync(folder ?? socketPath, { recursive: folder !== undefined, force: true });
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const name = decodeURIComponent((req.url ?? '').replace(/^\/commands\//, ''));
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
@@ -57,11 +64,16 @@ export async function startAdminChannel(
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
-  rmSync(socketPath, { force: true }); // a stale socket of a server that died: we hold the lock
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(socketPath, () => done());
-  });
+  if (!folder) rmSync(socketPath, { force: true }); // a stale socket of a server that died: we hold the lock
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(socketPath, () => done());
+    });
+  } catch (err) {
+    if (folder) removeSocket();
+    throw err;
+  }
   chmodSync(socketPath, 0o600);
   writeFileAtomic.sync(tokenPath(dataDir), token, { mode: 0o600 });
   return {
@@ -69,7 +81,7 @@ export async function startAdminChannel(
     async close() {
       // Commands already running finish first; nobody can send a new one.
       await new Promise<void>((done) => server.close(() => done()));
-      rmSync(socketPath, { force: true });
+      removeSocket();
       rmSync(tokenPath(dataDir), { force: true });
     },
   };
