@@ -86,7 +86,13 @@ export function registerExport(program: Command): void {
         if (!options.output) return void process.stdout.write(text);
         // Written aside and renamed with mode 0600, even over an existing file (which keeps its
         // own mode when written in place).
-        writeFileAtomic.sync(options.output, text, { mode: 0o600 });
+        try {
+          writeFileAtomic.sync(options.output, text, { mode: 0o600 });
+        } catch (err) {
+          // Its error names the temporary file beside the output: name the output itself.
+          const { code, message } = err as NodeJS.ErrnoException;
+          throw new CommandError(`cannot write ${options.output}: ${code ?? message}`);
+        }
         const counts = Object.fromEntries(
           Object.entries(data as Record<string, unknown[]>).map(([k, v]) => [k, v.length]),
         );

@@ -30,9 +30,12 @@ export function fail(err: unknown): number {
   }
   const failure =
     err instanceof RemoteFailure ? { kind: err.kind, message: err.message } : describeFailure(err);
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE' || code === 'EACCES') {
+  const { code, syscall, path } = err as NodeJS.ErrnoException;
+  if (syscall === 'listen' || syscall === 'bind') {
+    // net's error for a server that cannot take its address: the port taken, or one refused.
     failure.message = `cannot listen: ${failure.message}`;
+  } else if ((code === 'EACCES' || code === 'EPERM') && syscall && path) {
+    failure.message = `cannot ${syscall} ${path}: ${code}`;
   } else if (failure.kind === 'internal' && !(err instanceof CommandError)) {
     failure.message = `unexpected failure: ${failure.message}`;
   }

@@ -71,6 +71,13 @@ test('the CLI without a running server', async (t) => {
     },
   );
 
+  await t.test('export --output to a file that cannot be written names that file', async () => {
+    const output = join(tempDir(t), 'no-such-folder', 'export.json');
+    const result = await runCli(['export', '--restaurant', '1', '--output', output], env);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, `error: cannot write ${output}: ENOENT\n`);
+  });
+
   await t.test(
     'api-key create prints the key once; --json gives id, api_key, restaurant_ids and scopes',
     async () => {
