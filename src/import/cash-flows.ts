@@ -159,13 +159,19 @@ export const cashFlows: Collection = {
         parent_id: row.id,
       })),
     );
-    await upsertRows(ctx, 'cash_flows', parents);
+    // An entry equal to the stored one is not written again: cash_flows.updated names the main
+    // entries whose row or items the file changes (src/import/events.ts).
+    const changed = new Set((await upsertRows(ctx, 'cash_flows', parents, 'id', true)) as number[]);
     // Replacing an entry replaces its items: children the file no longer lists go.
     const listed = [...parents, ...children].map((r) => r.id);
-    await sql`delete from cash_flows where parent_id = any(${listed}) and not (id = any(${children.map((c) => c.id)}))`.execute(
+    const removed = await sql<{ parent_id: number }>`delete from cash_flows
+      where parent_id = any(${listed}) and not (id = any(${children.map((c) => c.id)})) returning parent_id`.execute(
       ctx.tx,
     );
-    await upsertRows(ctx, 'cash_flows', children);
+    for (const row of removed.rows) changed.add(row.parent_id);
+    const parentOf = new Map(children.map((child) => [child.id, child.parent_id]));
+    for (const id of await upsertRows(ctx, 'cash_flows', children, 'id', true)) changed.add(parentOf.get(id));
+    ctx.changed?.set('cash_flows', changed);
     return { cash_flows: parents.length, cash_flow_items: children.length };
   },
 };

@@ -38,6 +38,8 @@ export type WriteContext = {
   fiscalTokenKey?: string;
   /** Called with the number of rows just written, for the progress display. */
   advance: (rows: number) => void;
+  /** Ids of the file's records that the write added or changed, by collection (those that say). */
+  changed?: Map<string, Set<number>>;
 };
 
 export type Collection = {

@@ -1,7 +1,8 @@
 // The events of an import, recorded in its transaction (src/modules/events/outbox.ts): one
 // nfe_received.created per note the database did not hold, one cash_flows.updated per restaurant
-// whose entries the file adds or changes, and one menu.updated per restaurant whose catalog it
-// writes (every channel). Which notes are new is read before the write.
+// whose main entries (or their items) the file adds or changes, and one menu.updated per restaurant
+// whose catalog it writes (every channel). Which notes are new is read before the write; which
+// cash flows changed, by the write (WriteContext.changed).
 import { sql } from 'kysely';
 import type { EventType } from '../modules/events/event-types.ts';
 import type { NewEvent } from '../modules/events/outbox.ts';
@@ -32,7 +33,11 @@ export async function storedNotes(tx: WriteContext['tx'], parsed: Parsed): Promi
   return new Set(rows.map((r) => r.id));
 }
 
-export function importEvents(parsed: Parsed, stored: Set<number>): NewEvent[] {
+export function importEvents(
+  parsed: Parsed,
+  stored: Set<number>,
+  changed: Map<string, Set<number>>,
+): NewEvent[] {
   const events: NewEvent[] = [];
   const add = (restaurant_id: number, type: EventType, data: Record<string, unknown>) =>
     events.push({ restaurant_id, type, data });
@@ -49,7 +54,9 @@ export function importEvents(parsed: Parsed, stored: Set<number>): NewEvent[] {
       source: 'import',
     });
   }
-  for (const [restaurant, ids] of byRestaurant(rowsOf(parsed, 'cash_flows'), (r) => r.restaurant_id)) {
+  const changedCashFlows = changed.get('cash_flows') ?? new Set();
+  const cashFlows = rowsOf(parsed, 'cash_flows').filter((row) => changedCashFlows.has(row.id));
+  for (const [restaurant, ids] of byRestaurant(cashFlows, (r) => r.restaurant_id)) {
     add(restaurant, 'cash_flows.updated', { cash_flow_ids: ids, source: 'import' });
   }
   const touched = new Set<number>();

@@ -53,6 +53,7 @@ export async function checkImport(db: Db, input: unknown): Promise<string[]> {
 async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportOptions) {
   const counts = emptyCounts();
   const written = new Set<IdTable>();
+  const changed = new Map<string, Set<number>>();
   const stored = await storedNotes(tx, parsed);
   for (const { collection, records } of parsed) {
     if (!records.length) continue;
@@ -67,12 +68,12 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
     };
     Object.assign(
       counts,
-      await collection.write({ tx, fiscalTokenKey: options.fiscalTokenKey, advance }, records),
+      await collection.write({ tx, fiscalTokenKey: options.fiscalTokenKey, advance, changed }, records),
     );
   }
   // OAuth clients are keyed by client_id: their ids always come from the sequence.
   for (const table of written)
     if (table !== 'oauth_clients') await moveSequence({ tx, advance: () => {} }, table);
-  await recordEvents(tx, importEvents(parsed, stored));
+  await recordEvents(tx, importEvents(parsed, stored, changed));
   return counts;
 }

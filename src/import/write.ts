@@ -19,15 +19,32 @@ function insertSelect(table: string, columns: string[], batch: Row[]): RawBuilde
     select ${list} from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)}::jsonb)`;
 }
 
-/** Inserts rows or, when `key` already exists, replaces every given column. */
-export async function upsertRows(ctx: WriteContext, table: string, rows: Row[], key = 'id'): Promise<void> {
+/**
+ * Inserts rows or, when `key` already exists, replaces every given column; returns the keys of the
+ * rows it wrote. With `keepEqual`, a stored row whose given columns already hold the file's values
+ * is not written again (nor returned): its triggers and versions do not move.
+ */
+export async function upsertRows(
+  ctx: WriteContext,
+  table: string,
+  rows: Row[],
+  key = 'id',
+  keepEqual = false,
+): Promise<unknown[]> {
+  const written: unknown[] = [];
   for (const batch of batches(rows)) {
     const columns = Object.keys(batch[0]);
-    const updates = columns.filter((c) => c !== key).map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
-    await sql`${insertSelect(table, columns, batch)}
-      on conflict (${sql.ref(key)}) do update set ${sql.join(updates)}`.execute(ctx.tx);
+    const others = columns.filter((c) => c !== key);
+    const updates = others.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
+    const of = (row: string) => sql.join(others.map((c) => sql.ref(`${row}.${c}`)));
+    const changed = keepEqual ? sql`where (${of(table)}) is distinct from (${of('excluded')})` : sql``;
+    const { rows: done } = await sql<{ key: unknown }>`${insertSelect(table, columns, batch)}
+      on conflict (${sql.ref(key)}) do update set ${sql.join(updates)} ${changed}
+      returning ${sql.ref(key)} as key`.execute(ctx.tx);
+    for (const row of done) written.push(row.key);
     ctx.advance(batch.length);
   }
+  return written;
 }
 
 /** Inserts link rows (their owners' old links were deleted first). */

@@ -46,6 +46,38 @@ test('events of imports and application installs', async (t) => {
     assert.equal((await events('nfe_received.created')).length, 1);
   });
 
+  await t.test(
+    'cash_flows.updated names only the main entries an import adds or changes, items included, and none for the same file again',
+    async () => {
+      let before = (await events('cash_flows.updated')).length;
+      await load(db, world());
+      assert.equal(
+        (await events('cash_flows.updated')).length,
+        before,
+        'the same entries again change nothing',
+      );
+
+      // An item changed, then an item dropped: each time its main entry, and no other.
+      const file = world();
+      const [invoice, ...rest] = file.cash_flows;
+      const items: { id: number }[] = invoice.items;
+      for (const entry of [
+        {
+          ...invoice,
+          items: items.map((i) => (i.id === 5002 ? { ...i, description: 'Tomate italiano' } : i)),
+        },
+        { ...invoice, value: '200.00', items: items.filter((i) => i.id !== 5002) },
+      ]) {
+        await load(db, { ...file, cash_flows: [entry, ...rest] });
+        const after = await events('cash_flows.updated');
+        assert.equal(after.length, before + 1);
+        assert.equal(after.at(-1)?.restaurant_id, 1);
+        assert.deepEqual(after.at(-1)?.data.cash_flow_ids, [5000]);
+        before = after.length;
+      }
+    },
+  );
+
   let appId = 0;
   await t.test('a first consent emits app.installed with the scopes; a later one does not', async () => {
     const app = await storeOAuthClient(db, {
