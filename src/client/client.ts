@@ -285,6 +285,12 @@ export class ComandaClient {
     );
   }
 
+  /** Enables a disabled endpoint again; an enabled one is answered as it is. */
+  enableWebhookEndpoint(endpointId: number, options?: CallOptions): Promise<WebhookEndpoint> {
+    const path = `/v1/webhook-endpoints/${id(endpointId)}/enable`;
+    return this.#call('POST', path, {}, undefined, options, UNKEYED);
+  }
+
   rotateWebhookSecret(endpointId: number, options?: CallOptions): Promise<WebhookEndpointWithSecret> {
     return this.#call(
       'POST',

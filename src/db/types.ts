@@ -354,7 +354,7 @@ export interface WebhookEndpointsTable {
   disabled_at: NullableInstant;
   disabled_reason: string | null;
   created_at: Generated<Date>;
-  /** The creating transaction: the endpoint is handed the events of later ones (migration 0017). */
+  /** The creating (or enabling again) transaction: the endpoint is handed the events of later ones (migration 0017). */
   created_xid: Generated<string>;
 }
 

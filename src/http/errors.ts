@@ -102,7 +102,7 @@ export const errors = {
     new AppError(
       409,
       'webhook_endpoint_disabled',
-      'The webhook endpoint is disabled (every delivery failed for 3 days): delete it and create it again.',
+      'The webhook endpoint is disabled (every delivery failed for 3 days): enable it again (POST /v1/webhook-endpoints/{id}/enable) once its receiver works.',
     ),
   routeNotFound: (method: string, url: string) =>
     new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0]}.`),

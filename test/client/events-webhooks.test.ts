@@ -52,6 +52,13 @@ test('the client and webhook verification', async (t) => {
     assert.equal(ping.event_type, 'ping');
     const [delivery] = await client.listWebhookDeliveries(created.id);
     assert.equal(delivery.event_id, ping.event_id);
+    await ctx.db
+      .updateTable('webhook_endpoints')
+      .set({ disabled_at: new Date(), disabled_reason: 'every delivery failed for 3 days' })
+      .where('id', '=', created.id)
+      .execute();
+    assert.equal((await client.getWebhookEndpoint(created.id)).status, 'disabled');
+    assert.equal((await client.enableWebhookEndpoint(created.id)).status, 'enabled');
     const rotated = await client.rotateWebhookSecret(created.id);
     assert.notEqual(rotated.secret, created.secret);
     await client.deleteWebhookEndpoint(created.id);

@@ -120,6 +120,7 @@ test('the OpenAPI document and the reference page', async (t) => {
     assert.deepEqual(ids, [
       'createWebhookEndpoint',
       'deleteWebhookEndpoint',
+      'enableWebhookEndpoint',
       'getWebhookEndpoint',
       'listEvents',
       'listWebhookDeliveries',

@@ -23,6 +23,7 @@ const OPERATIONS: Record<string, string> = {
   'delete /v1/webhook-endpoints/{webhookEndpointId}': 'deleteWebhookEndpoint',
   'get /v1/webhook-endpoints/{webhookEndpointId}/deliveries': 'listWebhookDeliveries',
   'post /v1/webhook-endpoints/{webhookEndpointId}/test': 'testWebhookEndpoint',
+  'post /v1/webhook-endpoints/{webhookEndpointId}/enable': 'enableWebhookEndpoint',
   'post /v1/webhook-endpoints/{webhookEndpointId}/rotate-secret': 'rotateWebhookSecret',
   'post /oauth/token': 'createToken',
   'get /oauth/authorize': 'authorizeApplication',

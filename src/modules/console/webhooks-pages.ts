@@ -1,5 +1,6 @@
 // The webhooks page: the restaurant's endpoints, each with its recent deliveries and a button that
-// sends it a test event. Endpoints are added through the API (their secret is shown only there).
+// sends it a test event (or, once disabled, enables it again). Endpoints are added through the API
+// (their secret is shown only there).
 import type { Staff } from './console-session.ts';
 import { cell, instant, notice, status, table, tags } from './format.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -45,11 +46,12 @@ function deliveriesTable(deliveries: DeliveryView[]): SafeHtml {
 function endpointSection(staff: Staff, endpoint: EndpointView, deliveries: DeliveryView[]): SafeHtml {
   const disabled = endpoint.status === 'disabled';
   const reason = disabled ? html`<p class="error">Disabled: ${endpoint.disabled_reason}.</p>` : '';
-  const button = disabled
-    ? ''
-    : html`<form method="post" action="/console/webhooks/${endpoint.id}/test" class="inline">
+  const [action, label, hint] = disabled
+    ? ['enable', 'Enable again', ''] // the button's name is the endpoint's, as "Send test event to"
+    : ['test', 'Send test event', ' to'];
+  const button = html`<form method="post" action="/console/webhooks/${endpoint.id}/${action}" class="inline">
     <input type="hidden" name="csrf" value="${staff.csrf}">
-    <button type="submit" class="secondary">Send test event<span class="sr-only"> to ${endpoint.url}</span></button>
+    <button type="submit" class="secondary">${label}<span class="sr-only">${hint} ${endpoint.url}</span></button>
   </form>`;
   return html`<section class="card wide" aria-labelledby="endpoint-${endpoint.id}">
   <div class="head"><h2 id="endpoint-${endpoint.id}"><code>${endpoint.url}</code></h2>${button}</div>

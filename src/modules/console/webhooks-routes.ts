@@ -1,13 +1,22 @@
-// /console/webhooks: the endpoints with their recent deliveries, and "Send test event".
-import type { FastifyInstance } from 'fastify';
+// /console/webhooks: the endpoints with their recent deliveries, "Send test event", and "Enable
+// again" for an endpoint that was disabled.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../http/errors.ts';
-import { endpointDeliveries, listEndpoints, sendTestEvent } from '../webhooks/endpoint-service.ts';
+import {
+  enableEndpoint,
+  endpointDeliveries,
+  listEndpoints,
+  sendTestEvent,
+} from '../webhooks/endpoint-service.ts';
 import { sendMessage, sendPage } from './layout.ts';
 import { webhooksBody } from './webhooks-pages.ts';
 
 const EndpointParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
-const ListQuery = Type.Object({ tested: Type.Optional(Type.Integer({ minimum: 1 })) });
+const ListQuery = Type.Object({
+  tested: Type.Optional(Type.Integer({ minimum: 1 })),
+  enabled: Type.Optional(Type.Integer({ minimum: 1 })),
+});
 const RECENT = 10;
 
 export function webhookPages(app: FastifyInstance): void {
@@ -22,32 +31,49 @@ export function webhookPages(app: FastifyInstance): void {
         deliveries: (await endpointDeliveries(db, staff.restaurant.id, endpoint.id, RECENT)).data,
       })),
     );
-    const tested = (request.query as { tested?: number }).tested;
+    const { tested, enabled } = request.query as { tested?: number; enabled?: number };
     const message = tested
       ? `A test event was queued for endpoint ${tested}: it shows below once sent.`
-      : undefined;
+      : enabled
+        ? `Endpoint ${enabled} is enabled again: it gets the events of changes from now on.`
+        : undefined;
     const body = webhooksBody(staff, endpoints, message);
     return sendPage(reply, 200, { title: 'Webhooks', staff, section: 'webhooks', body });
   });
 
-  app.post(
-    '/webhooks/:id/test',
-    { schema: { hide: true, params: EndpointParams } },
-    async (request, reply) => {
+  /** A button's POST: the action on the restaurant's endpoint, logged, then back to the list. */
+  const button =
+    (name: 'tested' | 'enabled', act: (restaurantId: number, id: number) => Promise<unknown>, done: string) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
       const staff = request.staff!;
       const id = (request.params as { id: number }).id;
       try {
-        await sendTestEvent(db, staff.restaurant.id, id);
+        await act(staff.restaurant.id, id);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const title = err.statusCode === 404 ? 'Not found' : 'Not sent';
         return sendMessage(reply, err.statusCode, title, err.message, staff);
       }
-      request.log.info(
-        { webhook_endpoint_id: id, staff_user_id: staff.staffUserId },
-        'webhook test sent from the console',
-      );
-      return reply.redirect(`/console/webhooks?tested=${id}`, 303);
-    },
+      request.log.info({ webhook_endpoint_id: id, staff_user_id: staff.staffUserId }, done);
+      return reply.redirect(`/console/webhooks?${name}=${id}`, 303);
+    };
+  const route = { schema: { hide: true, params: EndpointParams } };
+  app.post(
+    '/webhooks/:id/test',
+    route,
+    button(
+      'tested',
+      (restaurantId, id) => sendTestEvent(db, restaurantId, id),
+      'webhook test sent from the console',
+    ),
+  );
+  app.post(
+    '/webhooks/:id/enable',
+    route,
+    button(
+      'enabled',
+      (restaurantId, id) => enableEndpoint(db, restaurantId, id),
+      'webhook endpoint enabled from the console',
+    ),
   );
 }

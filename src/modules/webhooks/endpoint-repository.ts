@@ -82,6 +82,26 @@ export async function deleteEndpoint(db: Db, restaurantId: number, id: number): 
 }
 
 /**
+ * Enables the endpoint again, its failing streak ended. One that was disabled is handed the events
+ * of transactions after this one (created_xid), as a new endpoint is: not those of the time it was
+ * disabled. One already enabled is left as it is, so no event waiting to be handed out skips it.
+ */
+export function enableEndpoint(db: Db, restaurantId: number, id: number): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({
+      disabled_at: null,
+      disabled_reason: null,
+      failing_since: null,
+      created_xid: sql<string>`case when disabled_at is null then created_xid else pg_current_xact_id() end`,
+    })
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', id)
+    .returning(ENDPOINT_COLUMNS)
+    .executeTakeFirst();
+}
+
+/**
  * Stores a new secret; the current one joins the previous secrets, signing until `previousUntil`,
  * beside those replaced before it whose own time has not ended, the newest `keep` of them. The row
  * is locked first, so two rotations at once each keep the other's replaced secret.

@@ -1,5 +1,6 @@
-// Webhook endpoints of a restaurant: create (the secret is shown once), read, delete, rotate the
-// secret (each replaced one keeps signing 24 h), queue a ping, list the deliveries with their attempts.
+// Webhook endpoints of a restaurant: create (the secret is shown once), read, delete, enable again,
+// rotate the secret (each replaced one keeps signing 24 h), queue a ping, list the deliveries with
+// their attempts.
 
 import type { Db } from '../../db/database.ts';
 import { unstorable } from '../../db/storable-text.ts';
@@ -114,6 +115,12 @@ export async function getEndpoint(db: Db, restaurantId: number, id: number) {
 
 export async function removeEndpoint(db: Db, restaurantId: number, id: number): Promise<void> {
   if (!(await repository.deleteEndpoint(db, restaurantId, id))) throw errors.webhookEndpointNotFound();
+}
+
+export async function enableEndpoint(db: Db, restaurantId: number, id: number) {
+  const row = await repository.enableEndpoint(db, restaurantId, id);
+  if (!row) throw errors.webhookEndpointNotFound();
+  return mapEndpoint(row);
 }
 
 export async function rotateEndpointSecret(db: Db, restaurantId: number, id: number, keys: Keys) {

@@ -147,6 +147,26 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.post(
+    '/v1/webhook-endpoints/:webhookEndpointId/enable',
+    {
+      config: { scope: 'webhooks:write', errorKeys: NOT_FOUND },
+      schema: {
+        operationId: 'enableWebhookEndpoint',
+        tags,
+        summary: 'Enable an endpoint again, after it was disabled',
+        description:
+          'Ends its failing streak (its 3 days start again). A disabled endpoint enabled again is handed the ' +
+          'events of changes made after this call, not those of the time it was disabled: read them from ' +
+          '`GET /v1/events`. An enabled endpoint is answered as it is.',
+        params: EndpointParams,
+        querystring: RestaurantQuery,
+        response: { 200: Endpoint },
+      },
+    },
+    async (request) => service.enableEndpoint(db, request.restaurantId, request.params.webhookEndpointId),
+  );
+
+  app.post(
     '/v1/webhook-endpoints/:webhookEndpointId/rotate-secret',
     {
       config: { scope: 'webhooks:write', errorKeys: NOT_FOUND },

@@ -67,6 +67,28 @@ test('webhooks in the console', async (t) => {
     assert.ok(page.body.includes('HTTP 200 in'));
   });
 
+  await t.test('a disabled endpoint shows why and "Enable again", which enables it', async () => {
+    await ctx.db
+      .updateTable('webhook_endpoints')
+      .set({ disabled_at: new Date(), disabled_reason: 'every delivery failed for 3 days' })
+      .where('id', '=', ours.id)
+      .execute();
+    const page = await ana.get('/console/webhooks');
+    assert.ok(page.body.includes('Disabled: every delivery failed for 3 days.'));
+    assert.ok(page.body.includes(`action="/console/webhooks/${ours.id}/enable"`));
+    assert.ok(!page.body.includes(`action="/console/webhooks/${ours.id}/test"`));
+    const enabled = await ana.post(`/console/webhooks/${ours.id}/enable`, { csrf: csrfOf(page.body) });
+    assert.equal(enabled.statusCode, 303);
+    assert.equal(enabled.headers.location, `/console/webhooks?enabled=${ours.id}`);
+    const after = await ana.get(`/console/webhooks?enabled=${ours.id}`);
+    assert.ok(after.body.includes(`Endpoint ${ours.id} is enabled again`));
+    assert.ok(after.body.includes(`action="/console/webhooks/${ours.id}/test"`));
+    assert.equal(
+      (await ana.post(`/console/webhooks/${theirs.id}/enable`, { csrf: csrfOf(after.body) })).statusCode,
+      404,
+    );
+  });
+
   await t.test(
     "the button refuses another restaurant's endpoint and a form without its CSRF token",
     async () => {

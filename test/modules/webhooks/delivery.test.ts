@@ -192,6 +192,42 @@ test('webhook delivery', async (t) => {
     assert.equal(ping.json().key, 'webhook_endpoint_disabled');
   });
 
+  await t.test(
+    'a disabled endpoint enabled again gets the events of later changes, not those of the time it was disabled',
+    async () => {
+      receiver.respond = (_req, res) => res.writeHead(204).end();
+      const received = receiver.received.length;
+      await edit('Margherita Enquanto Desligado');
+      const enabled = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/enable`);
+      assert.equal(enabled.statusCode, 200, enabled.body);
+      assert.equal(enabled.json().status, 'enabled');
+      assert.equal(enabled.json().disabled_at, null);
+      assert.equal(enabled.json().disabled_reason, null);
+      await worker.runOnce();
+      const ours = () => receiver.received.slice(received).filter((r) => r.path === '/hook');
+      assert.deepEqual(ours(), [], 'nothing of the time it was disabled');
+      await edit('Margherita De Volta');
+      await worker.runOnce();
+      const names = ours()
+        .map((r) => JSON.parse(r.body))
+        .filter((e) => e.type === 'product.updated')
+        .map((e) => e.data.changes[0].to);
+      assert.deepEqual(names, ['Margherita De Volta']);
+      const { failing_since } = await db
+        .selectFrom('webhook_endpoints')
+        .select('failing_since')
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(failing_since, null, 'its 3 days start again');
+      const again = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/enable`);
+      assert.equal(again.statusCode, 200);
+      assert.equal(again.json().created_at, enabled.json().created_at);
+      const missing = await api('POST', '/v1/webhook-endpoints/999999/enable');
+      assert.equal(missing.statusCode, 404);
+      assert.equal(missing.json().key, 'webhook_endpoint_not_found');
+    },
+  );
+
   await t.test('a deleted endpoint is gone with its deliveries', async () => {
     assert.equal((await api('DELETE', `/v1/webhook-endpoints/${endpoint.id}`)).statusCode, 204);
     assert.equal((await api('GET', `/v1/webhook-endpoints/${endpoint.id}`)).statusCode, 404);
