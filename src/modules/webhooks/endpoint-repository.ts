@@ -113,8 +113,8 @@ export async function rotateSecret(
   secretEncrypted: string,
   previousUntil: Date,
   keep: number,
-  now = new Date(),
 ): Promise<EndpointRow | undefined> {
+  const now = new Date();
   return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('webhook_endpoints')

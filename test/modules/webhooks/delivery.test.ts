@@ -219,9 +219,13 @@ test('webhook delivery', async (t) => {
         .where('id', '=', endpoint.id)
         .executeTakeFirstOrThrow();
       assert.equal(failing_since, null, 'its 3 days start again');
+      // Enabled already: it keeps its place, so an edit not yet handed out still reaches it.
+      await edit('Margherita Sempre Ligada');
       const again = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/enable`);
       assert.equal(again.statusCode, 200);
       assert.equal(again.json().created_at, enabled.json().created_at);
+      await worker.runOnce();
+      assert.equal(JSON.parse(ours().at(-1)!.body).data.changes[0].to, 'Margherita Sempre Ligada');
       const missing = await api('POST', '/v1/webhook-endpoints/999999/enable');
       assert.equal(missing.statusCode, 404);
       assert.equal(missing.json().key, 'webhook_endpoint_not_found');

@@ -77,6 +77,26 @@ test("a secret rotated twice within 24 hours: both replaced secrets keep signing
   assert.equal((await read()).previous_secret_expires_at, null);
 });
 
+test('a rotation also stores the replaced secret where the release before migration 0019 reads it', async (t) => {
+  // Instances of that release, still running during a rolling restart, sign with this column.
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const authorization = await world.bearer();
+  const post = (url: string, payload?: object) =>
+    world.app.inject({ method: 'POST', url, headers: { authorization }, payload });
+  const created = (
+    await post('/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] })
+  ).json();
+  const stored = () =>
+    world.db
+      .selectFrom('webhook_endpoints')
+      .select(['secret_encrypted', 'previous_secret_encrypted'])
+      .where('id', '=', created.id)
+      .executeTakeFirstOrThrow();
+  const before = await stored();
+  assert.equal((await post(`/v1/webhook-endpoints/${created.id}/rotate-secret`)).statusCode, 200);
+  assert.equal((await stored()).previous_secret_encrypted, before.secret_encrypted);
+});
+
 test('at most the 5 most recently replaced secrets keep signing', async (t) => {
   const { endpoint, rotate, delivered } = await rotationWorld(t);
   const secrets = [endpoint.secret];
