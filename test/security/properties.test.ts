@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import { encryptSecret } from '../../src/lib/encryption.ts';
+import { EVENT_TYPES } from '../../src/modules/events/event-types.ts';
+import { insertEndpoint } from '../../src/modules/webhooks/endpoint-repository.ts';
+import { newSecret } from '../../src/modules/webhooks/signer.ts';
 import {
   bodyOf,
   date,
@@ -17,6 +21,7 @@ import {
   queryOf,
 } from './arbitraries.ts';
 import { assertWellFormed, securityApp } from './setup.ts';
+import { OTHER_MARKER } from './world.ts';
 
 /** Any JSON value as header text: String() throws on objects such as {"toString": 1}. */
 const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -46,7 +51,7 @@ test('hostile input, property by property', async (t) => {
     const res = await app.inject(request);
     const route = `${request.method ?? 'GET'} ${String(request.url)
       .split('?')[0]
-      .replace(/\/(products|info)\/(?!bulk$)[^/]+/, '/$1/:id')} ${res.statusCode}`;
+      .replace(/\/(products|info|webhook-endpoints)\/(?!bulk$)[^/]+/, '/$1/:id')} ${res.statusCode}`;
     statuses.set(route, (statuses.get(route) ?? 0) + 1);
     assertWellFormed(
       res,
@@ -291,6 +296,105 @@ test('hostile input, property by property', async (t) => {
     check({ url: '/v1/menu', headers: { authorization: `Bearer ${value.replace(/[\r\n]/g, '')}` } }),
   );
 
+  // Events: forged cursors of every form (numbers past xid8 and bigint, zero and negative
+  // places, B's restaurant), lists of types, any limit; the feed's own next_cursor among them.
+  const firstPage = await app.inject(get('/v1/events?limit=1'));
+  assert.equal(firstPage.statusCode, 200, firstPage.body);
+  const place = fc.tuple(
+    fc.oneof(fc.bigInt({ min: -1n, max: 2n ** 64n + 1n }), fc.constantFrom(0n, 2n ** 63n, 2n ** 64n - 1n)),
+    fc.oneof(fc.integer({ min: -1, max: 2 ** 31 }), fc.constantFrom(2 ** 53 + 1, 2 ** 63, 10 ** 16)),
+    fc.constantFrom(ids.a.restaurant, ids.b.restaurant, 0),
+  );
+  const cursor = fc.oneof(
+    fc.constant(String(firstPage.json().next_cursor)),
+    place.map(([xid, seq, r]) => Buffer.from(`v2.${xid}.${seq}.${r}`).toString('base64url')),
+    place.map(([xid, seq, r]) => Buffer.from(`${xid}.${seq}.${Date.now()}.${r}`).toString('base64url')),
+    hostileText,
+  );
+  const eventType = fc.constantFrom(...EVENT_TYPES, 'ping', 'product.*', '', ' product.updated');
+  await property(
+    'GET /v1/events with any cursor, types and limit',
+    queryOf({
+      after: cursor,
+      types: fc.array(eventType, { minLength: 1, maxLength: 4 }).map((types) => types.join(',')),
+      limit: fc.integer({ min: -1, max: 101 }).map(String),
+      restaurant_id: fc.constantFrom(String(ids.a.restaurant), String(ids.b.restaurant)),
+    }),
+    (query) => check(get(`/v1/events?${query}`)),
+    ['', `after=${firstPage.json().next_cursor}&types=menu.updated,product.updated&limit=5`],
+  );
+
+  // Webhook endpoints: one of A's and one of B's exist (B's is never shown); a URL is only an
+  // address literal, localhost or no URL at all, so that no run asks a DNS server.
+  const endpointOf = async (restaurant: number, description: string) => {
+    const values = {
+      url: 'https://127.0.0.1:9/hook',
+      events: ['product.updated'],
+      description,
+      secret_encrypted: encryptSecret(newSecret(), ctx.secrets.fiscalTokenKey),
+    };
+    return String((await insertEndpoint(ctx.db, restaurant, values, 16))?.id);
+  };
+  const endpoints = [
+    await endpointOf(ids.a.restaurant, 'mine'),
+    await endpointOf(ids.b.restaurant, OTHER_MARKER),
+  ];
+  const hookUrl = fc.oneof(
+    fc.constantFrom(
+      'https://127.0.0.1:9/hook',
+      'http://127.0.0.1:9/hook',
+      'https://10.0.0.1/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://localhost/x',
+      'https://0x7f000001/x',
+      'https://2130706433/x',
+      'https://user:pass@127.0.0.1/x',
+      'ftp://127.0.0.1/x',
+      'javascript:alert(1)',
+    ),
+    hostileText.filter((text) => !URL.canParse(text)),
+  );
+  await property(
+    'POST /v1/webhook-endpoints with any body',
+    bodyOf(
+      fc.record(
+        {
+          url: hookUrl,
+          events: fc.array(eventType, { maxLength: 9 }),
+          description: hostileText,
+        },
+        { requiredKeys: ['url', 'events'] },
+      ),
+    ),
+    (body) => check(json('POST', '/v1/webhook-endpoints', body)),
+  );
+
+  const endpointId = fc.oneof(fc.constantFrom(...endpoints), pathId(ids));
+  await property(
+    'every webhook-endpoint route with any id and query',
+    fc.tuple(
+      fc.constantFrom(
+        ['GET', ''],
+        ['GET', '/deliveries'],
+        ['POST', '/test'],
+        ['POST', '/enable'],
+        ['POST', '/rotate-secret'],
+        ['DELETE', ''],
+      ),
+      endpointId,
+      queryOf({ ...mine, limit: fc.integer({ min: -1, max: 101 }).map(String) }),
+    ),
+    ([[method, tail], id, query]) =>
+      check({
+        method: method as 'GET',
+        url: `/v1/webhook-endpoints/${id}${tail}?${query}`,
+        headers: { authorization: auth.all },
+      }),
+    [[['GET', '/deliveries'], endpoints[0], 'limit=5']],
+  );
+
   await t.test("restaurant B's rows were never written", async () => {
     assert.deepEqual(await rowsOfB(), before);
     const answers = [...statuses].sort().map(([k, n]) => `${k}: ${n}`);
@@ -305,6 +409,8 @@ test('hostile input, property by property', async (t) => {
       'PATCH /v1/products/:id/availability 200',
       'GET /v1/products/:id 200',
       'GET /v1/nfe-received/info/:id 200',
+      'GET /v1/events 200',
+      'GET /v1/webhook-endpoints/:id/deliveries 200',
     ];
     for (const success of [
       ...successes,
