@@ -9,7 +9,10 @@ export function startBackgroundJobs(app: FastifyInstance, overrides: Partial<Wor
   const log = (err: unknown) => app.log.error({ err }, 'background job failed');
   const worker = createWebhookWorker({
     db,
-    secretKey: secrets.fiscalTokenKey,
+    // The key as it is now: a rotation over the admin channel replaces it in ctx.secrets.
+    get secretKey() {
+      return secrets.fiscalTokenKey;
+    },
     allowPrivate: config.webhookAllowPrivate,
     log,
     ...overrides,

@@ -19,7 +19,13 @@ const NOT_FOUND = ['webhook_endpoint_not_found'];
 export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config, secrets } = app.ctx;
-  const keys = { secretKey: secrets.fiscalTokenKey, allowPrivate: config.webhookAllowPrivate };
+  // The key as it is now: a rotation over the admin channel replaces it in ctx.secrets.
+  const keys = {
+    get secretKey() {
+      return secrets.fiscalTokenKey;
+    },
+    allowPrivate: config.webhookAllowPrivate,
+  };
   const tags = ['Events'];
 
   app.post(

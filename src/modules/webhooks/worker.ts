@@ -23,7 +23,10 @@ import { signedHeaders } from './signer.ts';
 
 export type WorkerOptions = {
   db: Db;
-  /** Decrypts endpoint secrets (ctx.secrets.fiscalTokenKey, as for brands' fiscal tokens). */
+  /**
+   * Decrypts endpoint secrets (ctx.secrets.fiscalTokenKey, as for brands' fiscal tokens), read at
+   * each decryption: rotate-fiscal-key replaces it in place (background.ts passes a getter).
+   */
   secretKey: string;
   allowPrivate: boolean;
   log: (err: unknown) => void;
@@ -37,12 +40,12 @@ export type WorkerOptions = {
 export type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
 /** Decrypts endpoint secrets and makes their signers, each once while in use (the 500 most recently used are kept). */
-function secretDecrypter(key: string): (stored: string) => Webhook {
+function secretDecrypter(key: () => string): (stored: string) => Webhook {
   const known = new LRUCache<string, Webhook>({ max: 500 });
   return (stored) => {
     let signer = known.get(stored);
     if (signer === undefined) {
-      signer = new Webhook(decryptSecret(stored, key));
+      signer = new Webhook(decryptSecret(stored, key()));
       known.set(stored, signer);
     }
     return signer;
@@ -57,7 +60,7 @@ function secretsOf(delivery: ClaimedDelivery, decrypt: (stored: string) => Webho
 
 export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { start(): void } {
   const { db } = options;
-  const decrypt = secretDecrypter(options.secretKey);
+  const decrypt = secretDecrypter(() => options.secretKey);
   const batch = options.batch ?? 20;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(60_000, timeoutMs * 3);

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
+import { COMMANDS } from '../../../src/admin/commands.ts';
+import { decryptSecret } from '../../../src/lib/encryption.ts';
+import { startBackgroundJobs } from '../../../src/modules/webhooks/background.ts';
 import { eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
@@ -107,4 +111,53 @@ test('at most the 5 most recently replaced secrets keep signing', async (t) => {
     secrets.map((secret) => verifies(secret, request)),
     [false, false, true, true, true, true, true, true],
   );
+});
+
+test('after rotate-fiscal-key the running server signs every delivery and stores new secrets under the new key', async (t) => {
+  // A server owning DATA_DIR runs the rotation over its admin channel, on its own ctx.secrets.
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const { app, ctx, db, products } = world;
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const failures: unknown[] = [];
+  const jobs = startBackgroundJobs(app, { pollMs: 20, log: (err) => failures.push(err) });
+  t.after(() => jobs.stop());
+  const authorization = await world.bearer();
+  const api = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+    app.inject({ method, url, headers: { authorization }, payload });
+  const subscribe = async (path: string) => {
+    const res = await api('POST', '/v1/webhook-endpoints', {
+      url: receiver.url(path),
+      events: ['product.updated'],
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json() as { id: number; secret: string };
+  };
+  const before = await subscribe('/before');
+  const newKey = 'fiscal-key-b-of-at-least-thirty-two-characters';
+  await COMMANDS['secrets rotate-fiscal-key'](
+    { db, config: ctx.config, secrets: ctx.secrets },
+    { new_key: newKey },
+  );
+  const after = await subscribe('/after');
+  const stored = await db
+    .selectFrom('webhook_endpoints')
+    .select('secret_encrypted')
+    .where('id', '=', after.id)
+    .executeTakeFirstOrThrow();
+  assert.equal(
+    decryptSecret(stored.secret_encrypted, newKey),
+    after.secret,
+    'a new secret is stored under the new key',
+  );
+
+  assert.equal(
+    (await api('PUT', `/v1/products/${products[0]}`, { name: 'Margherita nova' })).statusCode,
+    200,
+  );
+  for (let i = 0; i < 200 && receiver.received.length < 2; i++) await sleep(25);
+  assert.deepEqual(failures, []);
+  const byPath = new Map(receiver.received.map((request) => [request.path, request]));
+  assert.ok(verifies(before.secret, byPath.get('/before')!));
+  assert.ok(verifies(after.secret, byPath.get('/after')!));
 });
