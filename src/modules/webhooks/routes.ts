@@ -1,6 +1,7 @@
 // /v1/webhook-endpoints: scope webhooks:write for changes, webhooks:read for reads.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { IdempotencyHeaders, idempotentWrite } from '../../http/idempotency.ts';
 import { RestaurantQuery } from '../catalog/schemas.ts';
 import * as service from './endpoint-service.ts';
 import {
@@ -91,18 +92,34 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/v1/webhook-endpoints/:webhookEndpointId',
     {
-      config: { scope: 'webhooks:write', errorKeys: NOT_FOUND },
+      config: {
+        scope: 'webhooks:write',
+        errorKeys: [
+          ...NOT_FOUND,
+          'idempotency_key_in_use',
+          'invalid_idempotency_key',
+          'idempotency_key_reused',
+        ],
+      },
       schema: {
         operationId: 'deleteWebhookEndpoint',
         tags,
         summary: 'Delete a webhook endpoint and its pending deliveries',
+        description:
+          'Sent again with the same Idempotency-Key (as the TypeScript client retries it), a deletion that ' +
+          'was applied is answered 204 again, not 404.',
         params: EndpointParams,
         querystring: RestaurantQuery,
+        headers: IdempotencyHeaders,
         response: { 204: { type: 'null', description: 'Deleted.' } },
       },
     },
     async (request, reply) => {
-      await service.removeEndpoint(db, request.restaurantId, request.params.webhookEndpointId);
+      const { restaurantId, params } = request;
+      await idempotentWrite(request, reply, db, config.idempotencyTtlSeconds, async (trx) => {
+        await service.removeEndpoint(trx, restaurantId, params.webhookEndpointId);
+        return { status: 204, body: '' };
+      });
       return reply.code(204).send(null);
     },
   );

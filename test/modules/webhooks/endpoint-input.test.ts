@@ -81,3 +81,26 @@ test('a ping for an endpoint deleted while it was being queued queues nothing (t
     .executeTakeFirstOrThrow();
   assert.equal(Number(count), 0);
 });
+
+test('a DELETE sent again with its Idempotency-Key (the client retries it after a lost answer) replays the 204, not a 404', async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const authorization = await world.bearer();
+  const created = await world.app.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: { authorization },
+    payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
+  });
+  const remove = (key: string) =>
+    world.app.inject({
+      method: 'DELETE',
+      url: `/v1/webhook-endpoints/${created.json().id}`,
+      headers: { authorization, 'idempotency-key': key },
+    });
+  const first = await remove('delete-once');
+  assert.equal(first.statusCode, 204, first.body);
+  const again = await remove('delete-once');
+  assert.equal(again.statusCode, 204, again.body);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.equal((await remove('another-key')).statusCode, 404, 'a new key deletes again: nothing is left');
+});
