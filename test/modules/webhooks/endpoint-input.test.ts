@@ -62,7 +62,8 @@ test('a restaurant has at most 16 webhook endpoints, counted one creation after 
   assert.equal((await create(99)).statusCode, 201);
 });
 
-test('a ping for an endpoint deleted while it was being queued queues nothing (the route answers 404), not a foreign-key error (a 500)', async (t) => {
+/** The events world with one endpoint of restaurant A, and a bearer of A. */
+async function worldWithEndpoint(t: Parameters<typeof eventsWorld>[0]) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const authorization = await world.bearer();
   const created = await world.app.inject({
@@ -71,7 +72,11 @@ test('a ping for an endpoint deleted while it was being queued queues nothing (t
     headers: { authorization },
     payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
   });
-  const { id } = created.json();
+  return { world, authorization, id: created.json().id as number };
+}
+
+test('a ping for an endpoint deleted while it was being queued queues nothing (the route answers 404), not a foreign-key error (a 500)', async (t) => {
+  const { world, id } = await worldWithEndpoint(t);
   // The route found the endpoint; then it is deleted before the ping is written.
   await world.db.deleteFrom('webhook_endpoints').where('id', '=', id).execute();
   assert.equal(await queuePing(world.db, world.restaurant, id), undefined);
@@ -83,18 +88,11 @@ test('a ping for an endpoint deleted while it was being queued queues nothing (t
 });
 
 test('a DELETE sent again with its Idempotency-Key (the client retries it after a lost answer) replays the 204, not a 404', async (t) => {
-  const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const authorization = await world.bearer();
-  const created = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization },
-    payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
-  });
+  const { world, authorization, id } = await worldWithEndpoint(t);
   const remove = (key: string) =>
     world.app.inject({
       method: 'DELETE',
-      url: `/v1/webhook-endpoints/${created.json().id}`,
+      url: `/v1/webhook-endpoints/${id}`,
       headers: { authorization, 'idempotency-key': key },
     });
   const first = await remove('delete-once');
