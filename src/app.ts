@@ -56,8 +56,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installSecurityHeaders(app);
   installRateLimits(app, ctx);
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);
-  installConditionalRequests(app);
+  // Compression first: a tagged route's last onSend then sees the coding its body is sent in.
   await installCompression(app, ctx.config.cacheBytes.compressedMenus);
+  installConditionalRequests(app);
   installHealth(app, ctx.database);
   installMetrics(app, ctx.database);
   await installDocs(app, ctx.config);

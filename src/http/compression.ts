@@ -27,7 +27,7 @@ import { renderedOnce } from './json-reply.ts';
 /** Bodies under this many bytes are never compressed. */
 const COMPRESS_MIN_BYTES = 1024;
 
-const ENCODINGS = ['br', 'gzip'] as const;
+export const ENCODINGS = ['br', 'gzip'] as const;
 type Encoding = (typeof ENCODINGS)[number];
 // Brotli's quality 11 takes a hundred times longer than 4 for a few percent fewer bytes.
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };

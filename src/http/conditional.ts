@@ -8,13 +8,25 @@
 // leaves the budget of a request carrying If-None-Match to this hook, which spends it on any
 // other answer and only shows it (X-RateLimit-*, unchanged) on a 304.
 //
+// A body sent content-coded (br or gzip: compression.ts, @fastify/compress) is another
+// representation than the identity body, so it carries a strong tag of its own: the same name with
+// the coding appended, `"x-gzip"`, `"x-br"` (RFC 9110 8.8.3; Apache's mod_deflate does the same).
+// The coding is final only after @fastify/compress's onSend, a route hook: this module's onSend
+// is added to each tagged route after it (app.ts installs compression first). If-None-Match
+// matches any coding's tag of the current name, weak or strong: the client holds the same content
+// decoded. A 304 answered before the handler cannot know whether its 200 would be coded (that
+// depends on the body's size): it carries the tag as the request sent it, the tag of what the
+// client holds.
+//
 // `*` matches only a representation that exists (RFC 9110 13.1.2): the handler runs, and its 2xx
-// becomes a 304 in onSend (a read, so it spends its budget). An error answer carries no tag.
+// becomes a 304 in onSend, with the tag its 200 would carry (a read, so it spends its budget).
+// An error answer carries no tag.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestaurantState } from '../db/restaurant-state.ts';
 import { showBudget, spendBudget } from './authenticate.ts';
+import { ENCODINGS } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,16 +39,22 @@ declare module 'fastify' {
   }
 }
 
+/** The tag of a body sent in `coding`: the name of `tag` with the coding appended, strong still. */
+export const codedTag = (tag: string, coding: string): string => `${tag.slice(0, -1)}-${coding}"`;
+
 /**
- * If-None-Match's weak comparison: `*` (unless `any` is false), or any listed tag equal once `W/`
- * is dropped.
+ * If-None-Match's weak comparison against a strong `tag` and its coded forms: the first listed
+ * item equal to one of them once `W/` is dropped, as listed, or `*` (unless `any` is false);
+ * undefined when none matches.
  */
-export function noneMatch(header: string, tag: string, any = true): boolean {
+export function noneMatch(header: string, tag: string, any = true): string | undefined {
+  const forms = [tag, ...ENCODINGS.map((coding) => codedTag(tag, coding))];
   for (const item of header.split(',')) {
     const candidate = item.trim();
-    if ((any && candidate === '*') || candidate === tag || candidate === `W/${tag}`) return true;
+    if (any && candidate === '*') return candidate;
+    if (forms.includes(candidate.startsWith('W/') ? candidate.slice(2) : candidate)) return candidate;
   }
-  return false;
+  return undefined;
 }
 
 const digest = (text: string, length: number) =>
@@ -98,31 +116,43 @@ export function installConditionalRequests(app: FastifyInstance): void {
       reply.header('etag', tag);
       const condition = request.headers['if-none-match'];
       // `*` matches only a representation that exists, which the handler's answer tells (onSend).
-      if (condition !== undefined && noneMatch(condition, tag, false)) {
+      const held = condition === undefined ? undefined : noneMatch(condition, tag, false);
+      if (held !== undefined) {
         request.budgetDeferred = false;
         await showBudget(request, reply);
-        return reply.code(304).send();
+        return reply.code(304).header('etag', held).send();
       }
     }
     await settle(request, reply);
   });
+  // The last onSend of a tagged route, where the body's coding is final.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.etag) route.onSend = [route.onSend ?? []].flat().concat(finalTag);
+  });
+}
+
+async function finalTag(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   // A conditional request answered otherwise before the handler (a refused scope, a bad query)
   // spends its budget as any other request; the answer is already chosen, so it only counts.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.budgetDeferred) await settle(request, reply).catch(() => {});
-    const tag = reply.getHeader('etag');
-    if (typeof tag !== 'string' || reply.statusCode === 304) return payload;
-    // An error (a 404: no such product) describes no representation: it has no tag (sent back,
-    // it would be a 304 for what does not exist) and nothing for `*` to match (RFC 9110 13.1.2).
-    if (reply.statusCode >= 300) {
-      reply.removeHeader('etag');
-      return payload;
-    }
-    const condition = request.headers['if-none-match'];
-    if (condition === undefined || !noneMatch(condition, tag)) return payload;
-    // `*` and a representation that exists: a 304 (its budget is spent: the answer was read).
-    if (payload instanceof Readable) payload.destroy();
-    reply.code(304).removeHeader('content-length').removeHeader('content-type');
-    return null;
-  });
+  if (request.budgetDeferred) await settle(request, reply).catch(() => {});
+  const tag = reply.getHeader('etag');
+  if (typeof tag !== 'string' || reply.statusCode === 304) return payload;
+  // An error (a 404: no such product) describes no representation: it has no tag (sent back,
+  // it would be a 304 for what does not exist) and nothing for `*` to match (RFC 9110 13.1.2).
+  if (reply.statusCode >= 300) {
+    reply.removeHeader('etag');
+    return payload;
+  }
+  const coding = reply.getHeader('content-encoding');
+  if (typeof coding === 'string' && coding !== 'identity') reply.header('etag', codedTag(tag, coding));
+  const condition = request.headers['if-none-match'];
+  if (condition === undefined || noneMatch(condition, tag) === undefined) return payload;
+  // `*` and a representation that exists: a 304 (its budget is spent: the answer was read).
+  if (payload instanceof Readable) payload.destroy();
+  reply
+    .code(304)
+    .removeHeader('content-length')
+    .removeHeader('content-type')
+    .removeHeader('content-encoding');
+  return null;
 }

@@ -1,11 +1,14 @@
 // ETag and If-None-Match on the data reads (src/http/conditional.ts): tags follow the data's
-// versions, the query and the restaurant, a match is a bodiless 304 that spends no rate-limit budget.
+// versions, the query and the restaurant, a match is a bodiless 304 that spends no rate-limit budget;
+// a body sent br or gzip carries a strong tag of its own coding.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { noneMatch } from '../../src/http/conditional.ts';
+import { codedTag, noneMatch } from '../../src/http/conditional.ts';
 import { buildTestApp } from '../support/app.ts';
+import { buildFinancialWorld } from '../support/financial-world.ts';
 import { menuWorld } from '../support/menu-world.ts';
+import { insertBrand, insertNote } from '../support/nfe-world.ts';
 import { bearerFor } from '../support/tokens.ts';
 
 const SCOPES = ['menu:read', 'products:read', 'financial:read', 'nfe-received:read'];
@@ -174,13 +177,19 @@ test('a 304 spends no rate-limit budget; any other answer to a conditional read 
   assert.equal((await get({ 'if-none-match': tag })).statusCode, 304);
 });
 
-test('If-None-Match compares weakly, in a list, and * matches any tag', () => {
-  assert.ok(noneMatch('"abc"', '"abc"'));
-  assert.ok(noneMatch('W/"abc"', '"abc"'));
-  assert.ok(noneMatch('"x", W/"y" ,"abc"', '"abc"'));
-  assert.ok(noneMatch('*', '"abc"'));
-  assert.ok(!noneMatch('"abcd"', '"abc"'));
-  assert.ok(!noneMatch('abc', '"abc"'));
+test('If-None-Match compares weakly, in a list, and * matches any tag; the match is given as listed', () => {
+  assert.equal(noneMatch('"abc"', '"abc"'), '"abc"');
+  assert.equal(noneMatch('W/"abc"', '"abc"'), 'W/"abc"');
+  assert.equal(noneMatch('"x", W/"y" , W/"abc", "abc"', '"abc"'), 'W/"abc"');
+  assert.equal(noneMatch('*', '"abc"'), '*');
+  assert.equal(noneMatch('*', '"abc"', false), undefined);
+  assert.equal(noneMatch('"abcd"', '"abc"'), undefined);
+  assert.equal(noneMatch('abc', '"abc"'), undefined);
+  // A coded form of the current tag matches: the client holds the same content, decoded.
+  assert.equal(noneMatch('"abc-gzip"', '"abc"'), '"abc-gzip"');
+  assert.equal(noneMatch('W/"abc-br"', '"abc"'), 'W/"abc-br"');
+  assert.equal(noneMatch('"abc-deflate"', '"abc"'), undefined);
+  assert.equal(noneMatch('"ab-gzip"', '"abc"'), undefined);
 });
 
 test("a route's tags change with the shape of its answers", async (t) => {
@@ -224,7 +233,8 @@ test('an error carries no tag, and If-None-Match: * is a 304 only where a repres
     assert.equal(any.headers.etag, undefined, url);
   }
   for (const url of ['/v1/menu', `/v1/products/${pizza}`, '/v1/products']) {
-    const tag = (await get(url)).headers.etag;
+    // The tag of the 200 to the same request (its gzip form when its body goes as gzip).
+    const tag = (await get(url, { 'accept-encoding': 'gzip' })).headers.etag;
     for (const condition of ['*', '"other", *']) {
       const res = await get(url, { 'if-none-match': condition, 'accept-encoding': 'gzip' });
       assert.equal(res.statusCode, 304, `${url} ${condition}`);
@@ -233,5 +243,90 @@ test('an error carries no tag, and If-None-Match: * is a 304 only where a repres
       assert.equal(res.headers['content-length'], undefined, url);
       assert.equal(res.headers['content-encoding'], undefined, url);
     }
+  }
+});
+
+/** Reads of 1 KB or more, one per way a body is compressed (compression.ts). */
+async function largeReads(t: Parameters<typeof buildTestApp>[0]) {
+  const { app, ctx } = await buildTestApp(t, { config: { rateLimitPerMinute: 1000 } });
+  const world = await menuWorld(ctx.db);
+  const category = await world.category({ name: 'Pizzas' });
+  let pizza = 0;
+  for (let i = 0; i < 30; i++)
+    pizza = await world.product(category, { name: `Pizza número ${i}`, description: 'Molho e queijo' });
+  const brand = await insertBrand(ctx.db, world.restaurantId, ctx.secrets.fiscalTokenKey, {
+    isDefault: true,
+  });
+  for (let i = 0; i < 8; i++) await insertNote(ctx.db, world.restaurantId, { brand_id: brand });
+  const { authorization } = await bearerFor(ctx.db, [world.restaurantId], [...SCOPES, 'products:write']);
+  for (let i = 0; i < 8; i++) {
+    const res = await app.inject({
+      method: 'PUT',
+      url: `/v1/products/${pizza}`,
+      headers: { authorization },
+      payload: { description: `Molho, queijo e manjericão, versão ${i} `.repeat(4) },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+  }
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { authorization, ...headers } });
+  const reads = [
+    '/v1/menu', // gzip: SplitBody; br: gathered and compressed in one call
+    '/v1/products', // a kept Buffer
+    `/v1/products/${pizza}/history`, // a string: @fastify/compress
+    '/v1/nfe-received?start_date=2026-01-01T00:00:00Z&end_date=2026-01-31T00:00:00Z', // a kept Buffer
+  ];
+  return { get, reads };
+}
+
+/** Cash-flow pages (kept Buffers) of restaurant 1 of the financial world. */
+async function cashFlowReads(t: Parameters<typeof buildTestApp>[0]) {
+  const { app, ctx } = await buildTestApp(t, { config: { rateLimitPerMinute: 1000 } });
+  await buildFinancialWorld(ctx.db);
+  const { authorization } = await bearerFor(ctx.db, [1], ['financial:read']);
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: { authorization, ...headers } });
+  return { get, reads: ['/v1/financial/cash-flows?start_date=2026-01-01&end_date=2026-03-31'] };
+}
+
+test('a body sent as br or gzip carries a strong tag of its coding, the identity tag with the coding appended (RFC 9110 8.8.3)', async (t) => {
+  for (const { get, reads } of [await largeReads(t), await cashFlowReads(t)]) {
+    for (const url of reads) {
+      const identity = await get(url);
+      assert.equal(identity.statusCode, 200, `${url}: ${identity.body}`);
+      assert.ok(identity.rawPayload.length >= 1024, `${url}: ${identity.rawPayload.length} bytes`);
+      assert.equal(identity.headers['content-encoding'], undefined, url);
+      const tag = String(identity.headers.etag);
+      assert.match(tag, /^"[A-Za-z0-9_-]{27}"$/, url);
+      for (const coding of ['gzip', 'br']) {
+        const coded = await get(url, { 'accept-encoding': coding });
+        assert.equal(coded.headers['content-encoding'], coding, `${url} ${coding}`);
+        assert.equal(coded.headers.etag, codedTag(tag, coding), `${url} ${coding}`);
+        assert.equal(coded.headers.etag, `${tag.slice(0, -1)}-${coding}"`, `${url} ${coding}`);
+      }
+    }
+  }
+});
+
+test('a 304 carries the tag as the request sent it; for `*`, the tag its 200 would carry (RFC 9110 15.4.5)', async (t) => {
+  const { get, reads } = await largeReads(t);
+  for (const url of reads) {
+    const tag = String((await get(url)).headers.etag);
+    for (const held of [tag, `W/${tag}`, codedTag(tag, 'gzip'), `W/${codedTag(tag, 'br')}`])
+      for (const coding of [undefined, 'gzip', 'br']) {
+        const res = await get(url, {
+          'if-none-match': held,
+          ...(coding ? { 'accept-encoding': coding } : {}),
+        });
+        assert.equal(res.statusCode, 304, `${url} ${held} ${coding}`);
+        assert.equal(res.headers.etag, held, `${url} ${held} ${coding}`);
+        assert.equal(res.rawPayload.length, 0, url);
+      }
+    const any = await get(url, { 'if-none-match': '*', 'accept-encoding': 'gzip' });
+    assert.equal(any.statusCode, 304, url);
+    assert.equal(any.headers.etag, codedTag(tag, 'gzip'), url);
+    assert.equal(any.headers['content-encoding'], undefined, url);
+    assert.equal(any.rawPayload.length, 0, url);
+    assert.equal((await get(url, { 'if-none-match': '*' })).headers.etag, tag, url);
   }
 });
