@@ -64,6 +64,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   const batch = options.batch ?? 20;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(60_000, timeoutMs * 3);
+  const schedule = options.schedule ?? DEFAULT_SCHEDULE;
   const stopping = new AbortController();
   const sender = createSender({ allowPrivate: options.allowPrivate, timeoutMs, stop: stopping.signal });
   let loop: Promise<void> | undefined;
@@ -71,19 +72,25 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   async function attempt(delivery: ClaimedDelivery): Promise<Success | undefined> {
     const now = new Date();
     const body = delivery.payload;
-    const headers = signedHeaders(secretsOf(delivery, decrypt, now), delivery.event_id, body, now);
+    let signers: Webhook[];
+    try {
+      signers = secretsOf(delivery, decrypt, now);
+    } catch {
+      // A secret stored under another key (FISCAL_TOKEN_KEY changed without rotate-fiscal-key):
+      // a failed attempt, so the delivery follows its schedule and fails for good, instead of
+      // being claimed again at every lease.
+      const error = 'the signing secret cannot be decrypted with the server key (FISCAL_TOKEN_KEY)';
+      const unsigned = { statusCode: null, durationMs: 0, body: null, error, ok: false };
+      await recordOutcome(db, delivery, unsigned, now, retryDelay(delivery.attempts, schedule));
+      return;
+    }
+    const headers = signedHeaders(signers, delivery.event_id, body, now);
     const outcome = await sender.send(delivery.url, headers, body);
     if (outcome.ok) return { delivery, outcome, attemptedAt: now };
     // Cut short by this worker stopping, the attempt says nothing of the receiver: recorded, it
     // would count as the endpoint failing and fail a last attempt for good.
     if (stopping.signal.aborted && outcome.statusCode === null) return;
-    await recordOutcome(
-      db,
-      delivery,
-      outcome,
-      now,
-      retryDelay(delivery.attempts, options.schedule ?? DEFAULT_SCHEDULE),
-    );
+    await recordOutcome(db, delivery, outcome, now, retryDelay(delivery.attempts, schedule));
   }
 
   /** One turn: hands out what committed since the last, then sends; returns how many deliveries it claimed. */

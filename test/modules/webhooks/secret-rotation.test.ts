@@ -161,3 +161,41 @@ test('after rotate-fiscal-key the running server signs every delivery and stores
   assert.ok(verifies(before.secret, byPath.get('/before')!));
   assert.ok(verifies(after.secret, byPath.get('/after')!));
 });
+
+test('a delivery whose secret the server key cannot decrypt is a failed attempt on its schedule, not a claim at every lease', async (t) => {
+  // FISCAL_TOKEN_KEY changed without rotate-fiscal-key: the stored secret is under the old key.
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  const authorization = await world.bearer();
+  const api = (method: 'POST' | 'PUT', url: string, payload: object) =>
+    world.app.inject({ method, url, headers: { authorization }, payload });
+  const created = await api('POST', '/v1/webhook-endpoints', {
+    url: receiver.url(),
+    events: ['product.updated'],
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const edit = await api('PUT', `/v1/products/${world.products[0]}`, { name: 'Margherita do forno' });
+  assert.equal(edit.statusCode, 200, edit.body);
+  const otherKey = 'another-key-of-at-least-thirty-two-characters';
+  const worker = worldWorker(t, world, { secretKey: otherKey, leaseMs: 1 });
+  assert.equal(await worker.runOnce(), 1);
+  await sleep(10);
+  assert.equal(await worker.runOnce(), 0, 'the failed attempt waits for its retry, not for its lease');
+  assert.equal(receiver.received.length, 0, 'nothing is sent unsigned');
+  const delivery = await world.db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'status', 'attempts', 'next_attempt_at'])
+    .executeTakeFirstOrThrow();
+  assert.equal(delivery.status, 'pending');
+  assert.equal(delivery.attempts, 1);
+  assert.ok(delivery.next_attempt_at.getTime() > Date.now(), 'a retry is scheduled');
+  const attempts = await world.db
+    .selectFrom('webhook_attempts')
+    .select(['error', 'status_code'])
+    .where('delivery_id', '=', delivery.id)
+    .execute();
+  assert.equal(attempts.length, 1);
+  assert.match(String(attempts[0].error), /cannot be decrypted/);
+  assert.ok(!String(attempts[0].error).includes(otherKey));
+});
