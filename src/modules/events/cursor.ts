@@ -38,7 +38,10 @@ export function decodeCursor(
       ? [legacy[1], legacy[2], legacy[4]]
       : [];
   // 20 digits may still exceed xid8 (2^64 - 1), which PostgreSQL would refuse with an error.
-  if (xid === undefined || BigInt(xid) > XID8_MAX) throw invalid('is not a next_cursor of the event feed');
+  // A seq past 2^53 - 1 would be rounded, and a page after it handed back a cursor of another place.
+  if (xid === undefined || BigInt(xid) > XID8_MAX || !Number.isSafeInteger(Number(seq))) {
+    throw invalid('is not a next_cursor of the event feed');
+  }
   if (restaurant !== undefined && Number(restaurant) !== restaurantId) {
     throw invalid("is a next_cursor of another restaurant's event feed");
   }

@@ -140,6 +140,18 @@ test('event feed pages, scopes and retention', async (t) => {
   );
 
   await t.test(
+    'a cursor whose seq is past 2^53 - 1 is 400 invalid_query, not rounded to another place',
+    async () => {
+      const plain = (seq: string) => Buffer.from(`v2.1.${seq}.${restaurant}`).toString('base64url');
+      const past = await get(`?after=${plain('9007199254740993')}`, all);
+      assert.equal(past.statusCode, 400, past.body);
+      assert.equal(past.json().errors[0].field, 'after');
+      const safe = await get(`?after=${plain(String(Number.MAX_SAFE_INTEGER))}`, all);
+      assert.equal(safe.statusCode, 200, safe.body);
+    },
+  );
+
+  await t.test(
     "a cursor of one restaurant's feed is 400 invalid_query on another's, not a skip",
     async (st) => {
       // One key for both restaurants: B's event commits first, A's after it. A's cursor on B's feed
