@@ -140,7 +140,15 @@ async function exchangeOnce(
     return { retryStatus: response.status, delayMs };
   }
   const { status, statusText, headers } = response;
-  return { status, statusText, headers, text: await response.text() };
+  const text = await response.text();
+  // The same key's first request still runs (this one may be the resend of a lost answer): once
+  // it ends, the key replays its answer.
+  if (status === 409 && exchange.headers['idempotency-key'] !== undefined && attempt < t.retry.retries) {
+    const inUse = errorFromAnswer({ status, statusText, headers, text }).key === 'idempotency_key_in_use';
+    const delayMs = inUse ? afterHeader(t.retry, headers, attempt) : undefined;
+    if (delayMs !== undefined) return { retryStatus: status, delayMs };
+  }
+  return { status, statusText, headers, text };
 }
 
 /** The wait before sending again after this answer; undefined when it is the final one. */
@@ -151,7 +159,12 @@ function retryDelay(
   attempt: number,
 ): number | undefined {
   if (response.ok || !exchange.retryOn.has(response.status)) return undefined;
-  const header = response.headers.get('retry-after');
+  return afterHeader(policy, response.headers, attempt);
+}
+
+/** The answer's Retry-After, or the backoff without one; undefined beyond the policy's bound. */
+function afterHeader(policy: RetryPolicy, headers: Headers, attempt: number): number | undefined {
+  const header = headers.get('retry-after');
   if (header === null || !/^\d+$/.test(header)) return backoff(policy, attempt);
   // A Retry-After beyond the bound is not waited for: the answer is thrown.
   return Number(header) > policy.maxRetryAfterSeconds ? undefined : Number(header) * 1000;

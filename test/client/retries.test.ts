@@ -100,6 +100,20 @@ test('a write carries an Idempotency-Key and is retried with the same key on 429
   assert.equal(s.count('/v1/products/bulk'), 1);
 });
 
+test("a write answered 409 idempotency_key_in_use (its key's first request still runs) waits Retry-After and is sent again with that key", async (t) => {
+  const s = await setup(t, {
+    '/v1/products/7': [hangUp, apiError(409, 'idempotency_key_in_use', { 'retry-after': '1' }), ok(PRODUCT)],
+    '/v1/products/8': [apiError(409, 'product_update_conflict', { 'retry-after': '1' })],
+  });
+  assert.deepEqual(await s.client.editProduct(7, { price: 12 }), PRODUCT);
+  const sent = s.received.filter((r) => r.path === '/v1/products/7');
+  assert.equal(sent.length, 3);
+  assert.equal(new Set(sent.map((r) => r.headers['idempotency-key'])).size, 1, 'one key throughout');
+  assert.ok(sent[2].at - sent[1].at >= 950, `waited ${sent[2].at - sent[1].at} ms`);
+  assert.equal((await caught(s.client.editProduct(8, { price: 12 }))).key, 'product_update_conflict');
+  assert.equal(s.count('/v1/products/8'), 1, 'another 409 is an answer, not a failure to retry');
+});
+
 test('a write keeps the key given by the caller, and two calls get two keys', async (t) => {
   const s = await setup(t, { '/v1/products/7': [ok(PRODUCT), ok(PRODUCT), ok(PRODUCT)] });
   await s.client.editProduct(7, { price: 1 }, { idempotencyKey: 'order-42-price' });
