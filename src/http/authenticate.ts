@@ -17,7 +17,7 @@ import type { RateDecision, RateLimiter } from './rate-limit.ts';
 
 const MAX_RESTAURANT_ID = 2147483647;
 
-export const API_KEY_AS_BEARER =
+const API_KEY_AS_BEARER =
   'An API key is not an access token: exchange it at POST /oauth/token (grant_type=api_key) and send the access_token it answers as "Authorization: Bearer <token>".';
 
 function bearerToken(request: FastifyRequest): string {
@@ -115,7 +115,7 @@ function requestedRestaurant(requested: unknown): number | null | undefined {
   return /^[1-9]\d{0,9}$/.test(text) && Number(text) <= MAX_RESTAURANT_ID ? Number(text) : null;
 }
 
-export function resolveRestaurant(principal: Principal, requested: unknown): number {
+function resolveRestaurant(principal: Principal, requested: unknown): number {
   const wanted = requestedRestaurant(requested);
   if (wanted === null) {
     throw errors.invalidQuery('restaurant_id must be a positive integer.', [

@@ -31,7 +31,7 @@ export const MAX_MEMORY_WINDOWS = 100_000;
 const MAX_KEY_LENGTH = 128;
 
 /** Keys are made of ids and addresses; anything longer is stored as its digest. */
-export function boundedKey(key: string): string {
+function boundedKey(key: string): string {
   return key.length <= MAX_KEY_LENGTH
     ? key
     : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
@@ -183,7 +183,7 @@ function throttledWarning(log: FastifyBaseLogger): (err: unknown) => void {
   };
 }
 
-export function openRedis(url: string, log: FastifyBaseLogger): Redis {
+function openRedis(url: string, log: FastifyBaseLogger): Redis {
   const redis = new Redis(url, {
     // Without a connection a command fails at once (and the limiter fails open) instead of
     // waiting in a queue; a hung server is cut off by commandTimeout.

@@ -10,7 +10,7 @@ import { hashSecret, newSecret } from '../../lib/secrets.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'cat_';
 
-export type AccessGrant = {
+type AccessGrant = {
   apiKeyId?: number | null;
   oauthClientId?: number | null;
   familyId?: string | number | null;
@@ -18,7 +18,7 @@ export type AccessGrant = {
   scopes: string[];
 };
 
-export type ActiveAccessToken = { id: string } & TokenBearer;
+type ActiveAccessToken = { id: string } & TokenBearer;
 
 export async function issueAccessToken(
   db: Db,

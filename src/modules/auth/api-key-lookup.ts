@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Environment } from './api-keys.ts';
 
-export type KeyCredential = {
+type KeyCredential = {
   id: number;
   environment: Environment;
   scopes: string[];

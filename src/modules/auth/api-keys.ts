@@ -9,7 +9,7 @@ export type Environment = 'live' | 'test';
 
 export const API_KEY_PREFIXES: Record<Environment, string> = { live: 'ck_live_', test: 'ck_test_' };
 
-export type NewApiKey = {
+type NewApiKey = {
   name?: string;
   restaurantIds: number[];
   scopes: string[];

@@ -5,14 +5,14 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { hashSecret, newSecret, safeEqual } from '../../lib/secrets.ts';
 
-export const CODE_PREFIX = 'cac_';
-export const CODE_TTL_SECONDS = 60;
+const CODE_PREFIX = 'cac_';
+const CODE_TTL_SECONDS = 60;
 
 /** RFC 7636 4.1 (verifier) and 4.2 (an S256 challenge is 43 base64url characters). */
 export const VERIFIER_SYNTAX = /^[A-Za-z0-9._~-]{43,128}$/;
 export const CHALLENGE_SYNTAX = /^[A-Za-z0-9_-]{43}$/;
 
-export type NewCode = {
+type NewCode = {
   oauthClientId: number;
   restaurantId: number;
   scopes: string[];

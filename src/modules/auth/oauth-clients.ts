@@ -11,7 +11,7 @@ import { hashSecret, safeEqual } from '../../lib/secrets.ts';
 import { checkScopes } from './api-keys.ts';
 import { basicCredentials, type TokenParams } from './token-request.ts';
 
-export type GrantType = 'client_credentials' | 'authorization_code';
+type GrantType = 'client_credentials' | 'authorization_code';
 
 export type ClientCredential = {
   id: number;
@@ -24,7 +24,7 @@ export type ClientCredential = {
   usable: boolean;
 };
 
-export type NewOAuthClient = {
+type NewOAuthClient = {
   clientId: string;
   clientSecret: string | null;
   name: string;

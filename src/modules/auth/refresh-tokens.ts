@@ -5,7 +5,7 @@
 import type { Db } from '../../db/database.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
 
-export const REFRESH_TOKEN_PREFIX = 'crt_';
+const REFRESH_TOKEN_PREFIX = 'crt_';
 
 export type Family = {
   id: number;

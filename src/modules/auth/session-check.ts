@@ -9,7 +9,7 @@ import { prepared } from '../../db/prepared.ts';
 import { type RestaurantState, stateColumns, stateOf } from '../../db/restaurant-state.ts';
 import { batchedPerHandle } from '../../lib/batched-lookup.ts';
 
-export type SessionCheck = {
+type SessionCheck = {
   ended: boolean;
   /** Undefined when the restaurant is gone. */
   restaurant?: { id: number; state: RestaurantState };

@@ -3,7 +3,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { safeEqual } from '../../lib/secrets.ts';
 
-export type SessionClaims = {
+type SessionClaims = {
   restaurant_id: number;
   iat: number;
   exp: number;

@@ -27,7 +27,7 @@ async function spend(limiter: RateLimiter, key: string): Promise<boolean> {
 }
 
 /** The credential's budget: an API key, or an application at its one restaurant (as data routes). */
-export function ownerKey(owner: GrantOwner): string {
+function ownerKey(owner: GrantOwner): string {
   if (owner.apiKeyId !== null) return `api_key:${owner.apiKeyId}`;
   const [only, ...more] = owner.restaurantIds;
   return more.length || only === undefined

@@ -12,7 +12,7 @@ export type TokenResponse = {
   scope: string;
 };
 
-export type TokenGrant = Omit<Family, 'id' | 'absoluteExpiresAt'>;
+type TokenGrant = Omit<Family, 'id' | 'absoluteExpiresAt'>;
 
 async function accessToken(db: Db, config: Config, grant: TokenGrant, familyId: number | null, now: Date) {
   const token = await issueAccessToken(db, { ...grant, familyId }, config.accessTokenTtlSeconds, now);

@@ -5,7 +5,7 @@ import { oauthErrors } from '../../http/errors.ts';
 
 export type TokenParams = Map<string, string>;
 
-export type BasicCredentials = { clientId: string; clientSecret: string };
+type BasicCredentials = { clientId: string; clientSecret: string };
 
 const FORM = 'application/x-www-form-urlencoded';
 

@@ -25,7 +25,7 @@ const reads = new Counter({
 const pageKey = (restaurantId: number, { types, afterText, limit }: PageQuery) =>
   JSON.stringify([restaurantId, types, afterText, limit]);
 
-export type EventFeedReader = (
+type EventFeedReader = (
   restaurant: Restaurant,
   principal: Principal,
   query: EventsQueryInput,

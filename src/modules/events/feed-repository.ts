@@ -12,7 +12,7 @@ import { EVENT_JSON_SQL } from './outbox.ts';
  * An event's place in commit order, the event as JSON text (EVENT_JSON_SQL), and whether the xmin
  * rule holds it back (`hidden`: committed, but a transaction older than its own runs).
  */
-export type EventRow = { seq: number; xid: string; json: string; hidden: boolean };
+type EventRow = { seq: number; xid: string; json: string; hidden: boolean };
 
 // Held-back events are read too: their xid is at or above the xmin, so they sort after every event
 // shown and only ever end the rows; the caller drops them, and learns that the page may grow

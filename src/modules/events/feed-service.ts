@@ -28,7 +28,7 @@ export type PageQuery = { types: EventType[]; after: Cursor | null; afterText: s
  * A page as the answer's bytes, and whether it is final: false when the xmin rule held back an
  * event that would be on it, which then appears once older transactions end, with no new write.
  */
-export type RenderedPage = { body: Buffer; final: boolean };
+type RenderedPage = { body: Buffer; final: boolean };
 
 export async function renderFeedPage(db: Db, restaurantId: number, query: PageQuery): Promise<RenderedPage> {
   const { types, after, limit } = query;

@@ -14,7 +14,7 @@ const ONLY: Record<string, Channel[]> = {
 };
 
 /** The menu channels a changed field shows in: the fiscal projection is in no menu. */
-export function channelsOf(field: string): Channel[] {
+function channelsOf(field: string): Channel[] {
   if (field.startsWith('fiscal_info.')) return [];
   return ONLY[field] ?? ['in_store', 'delivery'];
 }

@@ -4,7 +4,7 @@
 import type { Db } from '../../db/database.ts';
 import { purgeEvents } from './feed-repository.ts';
 
-export type PurgeJob = { stop(): void };
+type PurgeJob = { stop(): void };
 
 export function startEventPurge(
   db: Db,

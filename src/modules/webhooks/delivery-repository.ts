@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.ts';
 import type { PreviousSecret } from '../../db/types.ts';
 import type { Outcome } from './sender.ts';
 
-export const DISABLE_AFTER_DAYS = 3;
+const DISABLE_AFTER_DAYS = 3;
 
 export type ClaimedDelivery = {
   id: number;

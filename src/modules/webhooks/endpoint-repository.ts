@@ -6,7 +6,7 @@ import type { PreviousSecret } from '../../db/types.ts';
 import { ISO_INSTANT } from '../events/outbox.ts';
 import { SUBSCRIBED } from './fanout.ts';
 
-export const ENDPOINT_COLUMNS = [
+const ENDPOINT_COLUMNS = [
   'id',
   'url',
   'events',
@@ -197,7 +197,7 @@ export async function listDeliveries(db: Db, endpointId: number, limit: number):
   return rows;
 }
 
-export type EndpointSummary = EndpointRow & {
+type EndpointSummary = EndpointRow & {
   restaurant_id: number;
   pending: number;
   failed: number;

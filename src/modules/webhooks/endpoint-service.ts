@@ -14,14 +14,14 @@ import type { CreateEndpointInput } from './schemas.ts';
 import { newSecret } from './signer.ts';
 import { checkWebhookUrl, UnsafeUrlError } from './url-safety.ts';
 
-export const PREVIOUS_SECRET_HOURS = 24;
+const PREVIOUS_SECRET_HOURS = 24;
 
 /**
  * Replaced secrets that keep signing, the newest first: rotation has no limit but the credential's
  * request rate, and each replaced secret adds a signature to every delivery for 24 hours. A
  * rotation beyond them ends the oldest one's 24 hours at once.
  */
-export const MAX_PREVIOUS_SECRETS = 5;
+const MAX_PREVIOUS_SECRETS = 5;
 
 /** Endpoints per restaurant: each one multiplies the deliveries of every write. */
 export const MAX_ENDPOINTS = 16;

@@ -16,7 +16,7 @@ export const SUBSCRIBED = sql.raw(
 );
 
 /** Transactions handed out by one statement. */
-export const FANOUT_BATCH = 100;
+const FANOUT_BATCH = 100;
 
 /** Hands out the events of up to `limit` committed transactions; returns how many transactions. */
 export async function fanOut(db: Db, limit = FANOUT_BATCH): Promise<number> {

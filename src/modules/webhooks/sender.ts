@@ -7,7 +7,7 @@ import { Agent, request } from 'undici';
 import { describe } from '../../lib/network-errors.ts';
 import { isPublicAddress, publicOnlyLookup } from './url-safety.ts';
 
-export const ANSWER_BYTES = 1024;
+const ANSWER_BYTES = 1024;
 
 export type Outcome = {
   statusCode: number | null;
@@ -18,14 +18,14 @@ export type Outcome = {
   ok: boolean;
 };
 
-export type SenderOptions = {
+type SenderOptions = {
   allowPrivate: boolean;
   timeoutMs: number;
   /** Aborts every attempt in flight (the worker stopping). */
   stop?: AbortSignal;
 };
 
-export type Sender = {
+type Sender = {
   send(url: string, headers: Record<string, string>, body: string): Promise<Outcome>;
   close(): Promise<void>;
 };

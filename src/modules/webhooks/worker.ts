@@ -37,7 +37,7 @@ export type WorkerOptions = {
   schedule?: RetrySchedule;
 };
 
-export type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
+type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
 /** Decrypts endpoint secrets and makes their signers, each once while in use (the 500 most recently used are kept). */
 function secretDecrypter(key: () => string): (stored: string) => Webhook {
