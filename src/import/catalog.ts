@@ -1,11 +1,14 @@
 // Restaurants, brands, product categories and add-on groups (complement categories + options).
+// A row equal to the stored one is not written again (catalog_version stays), and what a menu
+// shows of the others is recorded for menu.updated (events.ts).
 import { sql } from 'kysely';
-import type { Collection, Rec, Ref, Row } from './collection.ts';
+import type { Collection, Rec, Ref, Row, WriteContext } from './collection.ts';
+import { menuChanged } from './events.ts';
 import { arrayOf, bool, id, instant, integer, oneOf, text, timeZone } from './fields.ts';
 import { money } from './money.ts';
 import { nested, nullable, optional, required } from './record.ts';
 import { schedules } from './schedules.ts';
-import { upsertRows } from './write.ts';
+import { differences, upsertRows } from './write.ts';
 
 export const name = required(text({ trim: true, nonEmpty: true, max: 255 }));
 
@@ -14,6 +17,14 @@ export const inRestaurant = (row: Row): Ref[] => [
 ];
 
 const rowsOf = (records: Rec[]) => records.map((r) => r.row);
+
+/** Writes `rows` that differ from the stored ones; a menu changes where they differ beyond `unshown`. */
+async function writeShown(ctx: WriteContext, table: string, rows: Row[], unshown: string[]) {
+  const shown = await differences(ctx, table, rows, unshown);
+  await upsertRows(ctx, table, rows, 'id', true);
+  // A restaurant row is its own restaurant.
+  for (const row of rows) if (shown.get(row.id)?.length) menuChanged(ctx, row.restaurant_id ?? row.id);
+}
 
 export const restaurants: Collection = {
   name: 'restaurants',
@@ -26,7 +37,8 @@ export const restaurants: Collection = {
   ids: (row) => [{ path: '.id', table: 'restaurants', id: row.id }],
   size: () => 1,
   write: async (ctx, records) => {
-    await upsertRows(ctx, 'restaurants', rowsOf(records));
+    // The menu reads a restaurant's time zone and scheduling, not its name.
+    await writeShown(ctx, 'restaurants', rowsOf(records), ['name']);
     return { restaurants: records.length };
   },
 };
@@ -52,7 +64,7 @@ export const productCategories: Collection = {
   size: () => 1,
   write: async (ctx, records) => {
     const rows = records.map(({ row }) => row);
-    await upsertRows(ctx, 'product_categories', rows);
+    await writeShown(ctx, 'product_categories', rows, ['brand_id']);
     // Products follow their category's brand, also those the file does not list.
     await sql`update products p set brand_id = c.brand_id from product_categories c
       where c.id = p.product_category_id and c.id = any(${rows.map((r) => r.id)})
@@ -105,14 +117,17 @@ export const complementCategories: Collection = {
         complement_category_id: row.id,
       })),
     );
-    await upsertRows(ctx, 'complement_categories', groups);
+    // Every column of a group and of an option is in the menu.
+    await writeShown(ctx, 'complement_categories', groups, []);
     // Replacing a group replaces its options: those no longer in the file go.
-    await ctx.tx
+    const removed = await ctx.tx
       .deleteFrom('complement_options')
       .where('complement_category_id', '=', sql<number>`any(${groups.map((g) => g.id)})`)
       .where(sql<boolean>`not (id = any(${options.map((o) => o.id)}))`)
+      .returning('restaurant_id')
       .execute();
-    await upsertRows(ctx, 'complement_options', options);
+    for (const { restaurant_id } of removed) menuChanged(ctx, restaurant_id);
+    await writeShown(ctx, 'complement_options', options, []);
     return { complement_categories: groups.length, complement_options: options.length };
   },
 };

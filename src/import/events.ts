@@ -1,15 +1,30 @@
 // The events of an import, recorded in its transaction (src/modules/events/outbox.ts): one
 // nfe_received.created per note the database did not hold, one cash_flows.updated per restaurant
 // whose main entries (or their items) the file adds or changes, and one menu.updated per restaurant
-// whose catalog it writes (every channel). Which notes are new is read before the write; which
-// cash flows changed, by the write (WriteContext.changed).
+// whose menu answer it changes, naming the channels changed. Which notes are new is read before
+// the write; which cash flows and menus changed, by the write (WriteContext.changed and menus):
+// a record imported again as it is stored counts for none.
+//
+// A menu changes with a restaurant's time zone or scheduling; a category, add-on group or option
+// added, removed or changed; a product added, or changed in a field some menu shows (channelsOf:
+// the fiscal attributes and fiscal_group_id are in none), or in its add-on links or combo items
+// as ordered lists. A restaurant's name and a category's brand are in no menu.
 import { sql } from 'kysely';
 import type { EventType } from '../modules/events/event-types.ts';
 import type { NewEvent } from '../modules/events/outbox.ts';
+import type { Channel } from '../modules/events/product-events.ts';
 import type { Rec, Row, WriteContext } from './collection.ts';
 import type { Parsed } from './references.ts';
 
-const MENU_COLLECTIONS = ['restaurants', 'product_categories', 'complement_categories', 'products'];
+const CHANNELS: Channel[] = ['in_store', 'delivery'];
+
+/** Records that the write changed `restaurant`'s menu answer on `channels`. */
+export function menuChanged(ctx: WriteContext, restaurant: number, channels: Channel[] = CHANNELS): void {
+  if (!ctx.menus || !channels.length) return;
+  const changed = ctx.menus.get(restaurant) ?? new Set();
+  for (const channel of channels) changed.add(channel);
+  ctx.menus.set(restaurant, changed);
+}
 
 const rowsOf = (parsed: Parsed, name: string): Row[] =>
   parsed.find((p) => p.collection.name === name)?.records.map((r: Rec) => r.row) ?? [];
@@ -36,7 +51,7 @@ export async function storedNotes(tx: WriteContext['tx'], parsed: Parsed): Promi
 export function importEvents(
   parsed: Parsed,
   stored: Set<number>,
-  changed: Map<string, Set<number>>,
+  { changed, menus }: Required<Pick<WriteContext, 'changed' | 'menus'>>,
 ): NewEvent[] {
   const events: NewEvent[] = [];
   const add = (restaurant_id: number, type: EventType, data: Record<string, unknown>) =>
@@ -59,12 +74,8 @@ export function importEvents(
   for (const [restaurant, ids] of byRestaurant(cashFlows, (r) => r.restaurant_id)) {
     add(restaurant, 'cash_flows.updated', { cash_flow_ids: ids, source: 'import' });
   }
-  const touched = new Set<number>();
-  for (const name of MENU_COLLECTIONS) {
-    for (const row of rowsOf(parsed, name)) touched.add(name === 'restaurants' ? row.id : row.restaurant_id);
-  }
-  for (const restaurant of touched) {
-    add(restaurant, 'menu.updated', { channels: ['in_store', 'delivery'], source: 'import' });
+  for (const [restaurant, channels] of menus) {
+    add(restaurant, 'menu.updated', { channels: CHANNELS.filter((c) => channels.has(c)), source: 'import' });
   }
   return events;
 }

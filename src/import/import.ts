@@ -4,6 +4,7 @@
 // back. `checkImport` runs the same checks and writes nothing.
 import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/outbox.ts';
+import type { Channel } from '../modules/events/product-events.ts';
 import type { IdTable, WriteContext } from './collection.ts';
 import { emptyCounts, parseFile } from './collections.ts';
 import { importEvents, storedNotes } from './events.ts';
@@ -54,6 +55,7 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
   const counts = emptyCounts();
   const written = new Set<IdTable>();
   const changed = new Map<string, Set<number>>();
+  const menus = new Map<number, Set<Channel>>();
   const stored = await storedNotes(tx, parsed);
   for (const { collection, records } of parsed) {
     if (!records.length) continue;
@@ -68,12 +70,15 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
     };
     Object.assign(
       counts,
-      await collection.write({ tx, fiscalTokenKey: options.fiscalTokenKey, advance, changed }, records),
+      await collection.write(
+        { tx, fiscalTokenKey: options.fiscalTokenKey, advance, changed, menus },
+        records,
+      ),
     );
   }
   // OAuth clients are keyed by client_id: their ids always come from the sequence.
   for (const table of written)
     if (table !== 'oauth_clients') await moveSequence({ tx, advance: () => {} }, table);
-  await recordEvents(tx, importEvents(parsed, stored, changed));
+  await recordEvents(tx, importEvents(parsed, stored, { changed, menus }));
   return counts;
 }

@@ -25,6 +25,7 @@ export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Pr
       'id',
       ...FIELDS,
       ...FISCAL_COLUMNS,
+      sql<string>`${sql.raw(isoText('created_at'))}`.as('created_at'),
       sql<string>`${sql.raw(isoText('updated_at'))}`.as('updated_at'),
     ])
     .where(sql<boolean>`id = any(${ids}::integer[])`)
@@ -45,18 +46,27 @@ function changesOf(before: Stored | undefined, after: Row): Change[] {
 }
 
 /**
- * An imported product's updated_at never moves back, and moves forward when the import changes
- * it: expected_updated_at (optimistic concurrency) holds only if every change moves it. A changed
- * product takes the file's instant when later than the stored one, else 1 ms past it; an unchanged
- * one keeps the later of the two. `written` rows are adjusted in place, before they are written.
+ * The instants of the written products, set in place before they are written. A new product takes
+ * the file's, else the import's time. A stored one keeps its created_at unless the file gives one,
+ * and its updated_at never moves back and moves forward when the import changes the product
+ * (`changed`: its row or links), so expected_updated_at (optimistic concurrency) holds only if
+ * every change moves it: a changed product takes the file's instant (else the import's time) when
+ * later than the stored one, else 1 ms past it; an unchanged one keeps the later of the file's and
+ * its own, its own when the file gives none (it is then not written at all).
  */
-export function keepVersionsForward(before: Stored[], written: Row[]): void {
+export function stampInstants(before: Stored[], written: Row[], changed: Set<number>, now: string): void {
   const stored = new Map(before.map((row) => [row.id, row]));
   for (const row of written) {
     const previous = stored.get(row.id);
-    if (!previous) continue;
-    const floor = Date.parse(previous.updated_at as string) + (changesOf(previous, row).length ? 1 : 0);
-    if (Date.parse(row.updated_at) < floor) row.updated_at = new Date(floor).toISOString();
+    row.created_at ??= previous?.created_at ?? now;
+    if (!previous) {
+      row.updated_at ??= now;
+      continue;
+    }
+    const moves = changed.has(row.id);
+    const given: string = row.updated_at ?? (moves ? now : previous.updated_at);
+    const floor = Date.parse(previous.updated_at as string) + (moves ? 1 : 0);
+    row.updated_at = Date.parse(given) < floor ? new Date(floor).toISOString() : given;
   }
 }
 

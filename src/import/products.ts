@@ -1,16 +1,21 @@
 // Products with their fiscal attributes (columns of `products`), add-on links, combo items and
-// schedules. A product takes the brand of its category, as a product write does.
+// schedules. A product takes the brand of its category, as a product write does. Only what differs
+// from the stored product is written (its row, or each kind of its links as a whole), so a product
+// imported again as it is stored moves no catalog_version; what a menu shows of the rest is
+// recorded for menu.updated (events.ts).
 import { sql } from 'kysely';
 import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
+import { type Channel, channelsOf } from '../modules/events/product-events.ts';
 import { inRestaurant, name } from './catalog.ts';
-import type { Collection, Rec, Ref, Row } from './collection.ts';
+import type { Collection, Ref, Row, WriteContext } from './collection.ts';
+import { menuChanged } from './events.ts';
 import { arrayOf, bool, type Check, id, instant, integer, storable, text } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { money } from './money.ts';
-import { keepVersionsForward, readStoredProducts, recordImportHistory } from './product-history.ts';
+import { readStoredProducts, recordImportHistory, stampInstants } from './product-history.ts';
 import { nested, nullable, optional, required } from './record.ts';
 import { schedules } from './schedules.ts';
-import { deleteWhereIn, insertRows, upsertRows } from './write.ts';
+import { deleteWhereIn, differences, insertRows, storedLists, upsertRows } from './write.ts';
 
 const fiscalValue: Check<string> = (value) => {
   if (typeof value !== 'string')
@@ -73,55 +78,100 @@ export const products: Collection = {
   },
   size: () => 1,
   write: async (ctx, records) => {
-    const now = new Date().toISOString();
-    const rows = records.map(({ row }) => productRow(row, now));
-    const before = await readStoredProducts(
-      ctx.tx,
-      rows.map((r) => r.id),
-    );
-    keepVersionsForward(before, rows);
-    await upsertRows(ctx, 'products', rows);
+    const products = records.map((r) => r.row);
+    const rows = products.map(productRow);
+    const ids = rows.map((r) => r.id);
+    const before = await readStoredProducts(ctx.tx, ids);
+    const stored = new Set(before.map((r) => r.id));
+    // A new product differs in everything. The instants are set below, from what changed.
+    const storedRows = rows.filter((r) => stored.has(r.id));
+    const differing = await differences(ctx, 'products', storedRows, ['created_at', 'updated_at']);
+    const relink = await linksToWrite(ctx, products, [...stored]);
+    const relinked = new Set(relink.flatMap(({ owners }) => owners.map((owner) => owner.id)));
+    const changed = new Set(ids.filter((id) => !stored.has(id) || differing.has(id) || relinked.has(id)));
+    stampInstants(before, rows, changed, new Date().toISOString());
+    await upsertRows(ctx, 'products', rows, 'id', true);
     await recordImportHistory(ctx.tx, before, rows);
-    const productIds = records.map((r) => r.row.id);
-    await deleteWhereIn(ctx, 'product_complement_categories', 'product_id', productIds);
-    await deleteWhereIn(ctx, 'combo_items', 'combo_product_id', productIds);
-    const links = linkRows(records);
-    await insertRows(ctx, 'product_complement_categories', links.complements);
-    await insertRows(ctx, 'combo_items', links.combo);
+    await writeLinks(ctx, relink);
     await sql`update products p set brand_id = c.brand_id from product_categories c
-      where c.id = p.product_category_id and p.id = any(${productIds})`.execute(ctx.tx);
+      where c.id = p.product_category_id and p.id = any(${ids})
+      and p.brand_id is distinct from c.brand_id`.execute(ctx.tx);
+    // A new product, its add-on groups and its combo items are in both channels' menus.
+    for (const { id, restaurant_id } of rows) {
+      const whole = !stored.has(id) || relinked.has(id);
+      menuChanged(ctx, restaurant_id, whole ? undefined : (differing.get(id) ?? []).flatMap(menuChannels));
+    }
     return { products: records.length };
   },
 };
 
-function productRow(row: Row, now: string): Row {
+const FISCAL = new Set<string>(FISCAL_COLUMNS);
+
+/** The menu channels a product column shows in: as channelsOf names its field; fiscal_group_id in none. */
+const menuChannels = (column: string): Channel[] =>
+  column === 'fiscal_group_id' ? [] : channelsOf(FISCAL.has(column) ? `fiscal_info.${column}` : column);
+
+function productRow(row: Row): Row {
   const { combo, complement_category_ids, fiscal: values, schedules: windows, ...columns } = row;
   return {
     ...columns,
     ...(values ?? NO_FISCAL),
     combo_min_items: combo?.min_items ?? null,
     schedules: windows,
-    created_at: row.created_at ?? now,
-    updated_at: row.updated_at ?? now,
   };
 }
 
-function linkRows(records: Rec[]) {
-  const complements = records.flatMap(({ row }) =>
-    row.complement_category_ids.map((groupId: number, position: number) => ({
-      restaurant_id: row.restaurant_id,
-      product_id: row.id,
-      complement_category_id: groupId,
-      position,
-    })),
-  );
-  const combo = records.flatMap(({ row }) =>
-    (row.combo?.product_ids ?? []).map((itemId: number, position: number) => ({
-      restaurant_id: row.restaurant_id,
-      combo_product_id: row.id,
-      item_product_id: itemId,
-      position,
-    })),
-  );
-  return { complements, combo };
+/** A product's add-on groups and combo items: link rows whose order (position) the menu reads. */
+const LINKS = [
+  {
+    table: 'product_complement_categories',
+    owner: 'product_id',
+    item: 'complement_category_id',
+    of: (row: Row): number[] => row.complement_category_ids,
+  },
+  {
+    table: 'combo_items',
+    owner: 'combo_product_id',
+    item: 'item_product_id',
+    of: (row: Row): number[] => row.combo?.product_ids ?? [],
+  },
+];
+
+const sameList = (a: number[], b: number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * For each kind of link, the products whose list in the file is not the stored one, in order
+ * (`stored`: the ids of those already stored, the others have none).
+ */
+async function linksToWrite(ctx: WriteContext, products: Row[], stored: number[]) {
+  const result: { link: (typeof LINKS)[number]; owners: Row[] }[] = [];
+  for (const link of LINKS) {
+    const lists = await storedLists(ctx, link.table, link.owner, link.item, stored);
+    result.push({
+      link,
+      owners: products.filter((row) => !sameList(lists.get(row.id) ?? [], link.of(row))),
+    });
+  }
+  return result;
+}
+
+/** Replaces those products' links of that kind with the file's; the others' rows stay as they are. */
+async function writeLinks(ctx: WriteContext, relink: Awaited<ReturnType<typeof linksToWrite>>) {
+  for (const { link, owners } of relink) {
+    await deleteWhereIn(
+      ctx,
+      link.table,
+      link.owner,
+      owners.map((row) => row.id),
+    );
+    const rows = owners.flatMap((row) =>
+      link.of(row).map((id, position) => ({
+        restaurant_id: row.restaurant_id,
+        [link.owner]: row.id,
+        [link.item]: id,
+        position,
+      })),
+    );
+    await insertRows(ctx, link.table, rows);
+  }
 }

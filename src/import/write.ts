@@ -1,6 +1,7 @@
-// Batched writes: each batch of up to 1,000 rows is one statement whose rows travel as one JSON
-// parameter expanded by jsonb_populate_recordset (the table's own row type converts each value),
-// never one statement per row. jsonb columns take the JSON value itself, arrays become arrays.
+// Batched writes, and the reads that compare them with what is stored: each batch of up to 1,000
+// rows is one statement whose rows travel as one JSON parameter expanded by jsonb_populate_recordset
+// (the table's own row type converts each value), never one statement per row. jsonb columns take
+// the JSON value itself, arrays become arrays.
 import { type RawBuilder, sql } from 'kysely';
 import type { IdTable, Row, WriteContext } from './collection.ts';
 
@@ -45,6 +46,55 @@ export async function upsertRows(
     ctx.advance(batch.length);
   }
   return written;
+}
+
+/**
+ * What writing `rows` would change, read before the write: the ids of the rows that differ from
+ * the stored ones in some column (of those given but `id` and `ignore`), each with those columns,
+ * every one of them for a row not stored yet. Values compare as the table's types hold them (5
+ * and "5.00", jsonb, instants).
+ */
+export async function differences(
+  ctx: WriteContext,
+  table: string,
+  rows: Row[],
+  ignore: string[] = [],
+): Promise<Map<number, string[]>> {
+  const result = new Map<number, string[]>();
+  for (const batch of batches(rows)) {
+    const columns = Object.keys(batch[0]).filter((c) => c !== 'id' && !ignore.includes(c));
+    const of = (row: string) => columns.map((c) => sql.ref(`${row}.${c}`));
+    const differing = columns.map(
+      (c) =>
+        sql`case when s.id is null or ${sql.ref(`s.${c}`)} is distinct from ${sql.ref(`f.${c}`)} then ${sql.lit(c)} end`,
+    );
+    const { rows: found } = await sql<{ id: number; changed: string[] }>`
+      select f.id, to_json(array_remove(array[${sql.join(differing)}]::text[], null)) as changed
+      from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)}::jsonb) f
+      left join ${sql.table(table)} s on s.id = f.id
+      where s.id is null or (${sql.join(of('s'))}) is distinct from (${sql.join(of('f'))})`.execute(ctx.tx);
+    for (const row of found) result.set(row.id, row.changed);
+  }
+  return result;
+}
+
+/** The stored `item`s of each of `owners` in `table`, in position order (then item), as the menu reads them. */
+export async function storedLists(
+  ctx: WriteContext,
+  table: string,
+  owner: string,
+  item: string,
+  owners: number[],
+): Promise<Map<number, number[]>> {
+  const result = new Map<number, number[]>();
+  for (let i = 0; i < owners.length; i += BATCH) {
+    const { rows } = await sql<{ owner: number; items: number[] }>`
+      select ${sql.ref(owner)} as owner, json_agg(${sql.ref(item)} order by position, ${sql.ref(item)}) as items
+      from ${sql.table(table)} where ${sql.ref(owner)} = any(${owners.slice(i, i + BATCH)}::integer[])
+      group by ${sql.ref(owner)}`.execute(ctx.tx);
+    for (const row of rows) result.set(row.owner, row.items);
+  }
+  return result;
 }
 
 /** Inserts link rows (their owners' old links were deleted first). */

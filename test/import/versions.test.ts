@@ -47,3 +47,20 @@ test("an import never moves a product's updated_at back, and moves it forward wh
     assert.equal(late.statusCode, 409, `expected_updated_at ${stale}: ${late.body}`);
   }
 });
+
+test('a product imported again without instants keeps its created_at, and its updated_at unless the import changes it', async (t) => {
+  const { app, ctx } = await buildTestApp(t);
+  const headers = sessionFor(1, ctx.secrets.sessionSecret);
+  const read = async (id: number) => (await app.inject({ url: `/v1/products/${id}`, headers })).json();
+  await importData(ctx.db, world(), { fiscalTokenKey: FISCAL_KEY });
+  const [first, other] = [await read(1000), await read(1001)];
+
+  const file = world();
+  file.products[0].price = 47.5;
+  await importData(ctx.db, file, { fiscalTokenKey: FISCAL_KEY });
+  const changed = await read(1000);
+  assert.equal(changed.created_at, first.created_at);
+  assert.ok(changed.updated_at > first.updated_at, `${changed.updated_at} is after ${first.updated_at}`);
+  const unchanged = await read(1001);
+  assert.deepEqual([unchanged.created_at, unchanged.updated_at], [other.created_at, other.updated_at]);
+});
