@@ -7,8 +7,8 @@
 //
 // A menu changes with a restaurant's time zone or scheduling; a category, add-on group or option
 // added, removed or changed; a product added, or changed in a field some menu shows (channelsOf:
-// the fiscal attributes and fiscal_group_id are in none), or in its add-on links or combo items
-// as ordered lists. A restaurant's name and a category's brand are in no menu.
+// fiscal attributes too, with include_fiscal_info), or in its add-on links or combo items as
+// ordered lists. A restaurant's name, a category's brand and fiscal_group_id are in no menu.
 import { sql } from 'kysely';
 import type { EventType } from '../modules/events/event-types.ts';
 import type { NewEvent } from '../modules/events/outbox.ts';

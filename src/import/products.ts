@@ -105,11 +105,8 @@ export const products: Collection = {
   },
 };
 
-const FISCAL = new Set<string>(FISCAL_COLUMNS);
-
 /** The menu channels a product column shows in: as channelsOf names its field; fiscal_group_id in none. */
-const menuChannels = (column: string): Channel[] =>
-  column === 'fiscal_group_id' ? [] : channelsOf(FISCAL.has(column) ? `fiscal_info.${column}` : column);
+const menuChannels = (column: string): Channel[] => (column === 'fiscal_group_id' ? [] : channelsOf(column));
 
 function productRow(row: Row): Row {
   const { combo, complement_category_ids, fiscal: values, schedules: windows, ...columns } = row;

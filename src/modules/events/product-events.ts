@@ -13,9 +13,8 @@ const ONLY: Record<string, Channel[]> = {
   delivery_price_promotion: ['delivery'],
 };
 
-/** The menu channels a changed field shows in: the fiscal projection is in no menu. */
-function channelsOf(field: string): Channel[] {
-  if (field.startsWith('fiscal_info.')) return [];
+/** The menu channels a changed field shows in (fiscal_info.*: both, in a menu read with include_fiscal_info). */
+export function channelsOf(field: string): Channel[] {
   return ONLY[field] ?? ['in_store', 'delivery'];
 }
 

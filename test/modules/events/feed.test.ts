@@ -65,6 +65,16 @@ test('the event feed', async (t) => {
     assert.deepEqual(menu.data.channels, ['delivery']);
   });
 
+  await t.test(
+    'a fiscal attribute changes the menu of both channels: a menu read with include_fiscal_info shows it',
+    async () => {
+      assert.equal((await edit(products[1], { fiscal_info: { ncm: '21069090' } })).statusCode, 200);
+      const menu = (await feed('?types=menu.updated')).json().data.at(-1);
+      assert.deepEqual(menu.data.channels, ['in_store', 'delivery']);
+      assert.deepEqual(menu.data.product_ids, [products[1]]);
+    },
+  );
+
   await t.test('a write that changes nothing emits nothing', async () => {
     const before = (await feed()).json().data.length;
     assert.equal((await edit(products[0], { name: 'Margherita Especial' })).statusCode, 200);

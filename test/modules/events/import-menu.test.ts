@@ -177,13 +177,13 @@ test('menu.updated and catalog_version of imports', async (t) => {
   );
 
   await t.test(
-    'what no menu shows emits no menu.updated: a fiscal attribute, a restaurant name, a category brand',
+    'a fiscal attribute emits menu.updated (include_fiscal_info shows it); what no menu shows, a restaurant name or a category brand, does not',
     async () => {
       await reset();
       const entries = await historyEntries();
       const file = changed((f) => (f.products[0].fiscal.ncm = '02013001'));
       const fiscal = await importing(file);
-      assert.deepEqual(fiscal.menus, []);
+      assert.deepEqual(fiscal.menus, [{ restaurant_id: 1, type: 'menu.updated', data: BOTH }]);
       assert.equal(await historyEntries(), entries + 1, 'the product history records the fiscal change');
       assert.deepEqual(fiscal.moved, [1], 'the product routes show it');
 
