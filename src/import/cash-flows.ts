@@ -169,8 +169,16 @@ export const cashFlows: Collection = {
       ctx.tx,
     );
     for (const row of removed.rows) changed.add(row.parent_id);
+    // An item moved to another main entry changes both: the one it leaves is named too.
+    const { rows: stored } = await sql<{ id: number; parent_id: number | null }>`select id, parent_id
+      from cash_flows where id = any(${children.map((c) => c.id)}::integer[])`.execute(ctx.tx);
+    const storedParent = new Map(stored.map((r) => [r.id, r.parent_id]));
     const parentOf = new Map(children.map((child) => [child.id, child.parent_id]));
-    for (const id of await upsertRows(ctx, 'cash_flows', children, 'id', true)) changed.add(parentOf.get(id));
+    for (const id of await upsertRows(ctx, 'cash_flows', children, 'id', true)) {
+      changed.add(parentOf.get(id));
+      const left = storedParent.get(id as number);
+      if (left != null) changed.add(left);
+    }
     ctx.changed?.set('cash_flows', changed);
     return { cash_flows: parents.length, cash_flow_items: children.length };
   },

@@ -78,6 +78,28 @@ test('events of imports and application installs', async (t) => {
     },
   );
 
+  await t.test('an item moved to another main entry names both in cash_flows.updated', async () => {
+    // A zero-valued item: neither main entry's value changes with the move, only its items.
+    const file = world();
+    const [invoice, ...rest] = file.cash_flows;
+    const zero = { id: 5009, description: 'Brinde', value: '0.00', category_subcategory_id: 80 };
+    const other = {
+      ...invoice,
+      id: 5010,
+      value: '50.00',
+      items: [{ id: 5011, description: 'Queijo', value: '50.00', category_subcategory_id: 80 }],
+    };
+    await load(db, {
+      ...file,
+      cash_flows: [{ ...invoice, items: [...invoice.items, zero] }, other, ...rest],
+    });
+    const before = (await events('cash_flows.updated')).length;
+    await load(db, { ...file, cash_flows: [invoice, { ...other, items: [...other.items, zero] }, ...rest] });
+    const after = await events('cash_flows.updated');
+    assert.equal(after.length, before + 1);
+    assert.deepEqual([...after.at(-1)!.data.cash_flow_ids].sort(), [5000, 5010]);
+  });
+
   let appId = 0;
   await t.test('a first consent emits app.installed with the scopes; a later one does not', async () => {
     const app = await storeOAuthClient(db, {
