@@ -29,6 +29,9 @@ export const IdempotencyHeaders = Type.Object({
   ),
 });
 
+/** The error keys a route that applies Idempotency-Key adds to its own (and 409 idempotency_key_in_use). */
+export const IDEMPOTENCY_ERROR_KEYS = ['invalid_idempotency_key', 'idempotency_key_reused'];
+
 /** A write's answer: its status and its JSON, already serialised. */
 export type Answer = { status: number; body: string | Buffer };
 

@@ -5,7 +5,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../http/errors.ts';
-import { type Answer, IdempotencyHeaders, idempotentWrite, render } from '../../http/idempotency.ts';
+import {
+  type Answer,
+  IDEMPOTENCY_ERROR_KEYS,
+  IdempotencyHeaders,
+  idempotentWrite,
+  render,
+} from '../../http/idempotency.ts';
 import { replyBranch, sendJson, sendRenderedJson } from '../../http/json-reply.ts';
 import { ConflictError, DryRunResult, EditQuery } from './change-review-schemas.ts';
 import { previewBulkEdit, previewEdit } from './dry-run.ts';
@@ -28,13 +34,12 @@ import {
 
 const scope = 'products:write' as const;
 // idempotency_key_in_use is a 409 too: where 409 is the update conflict (edits), the header's
-// description names it instead.
-const ONCE_KEYS = ['invalid_idempotency_key', 'idempotency_key_reused'];
+// description names it instead of the error keys.
 const EDIT_KEYS = [
   'product_changes_required',
   'product_not_found',
   'product_category_not_found',
-  ...ONCE_KEYS,
+  ...IDEMPOTENCY_ERROR_KEYS,
 ];
 
 /** An edit without a body is an edit without a change. */
@@ -56,7 +61,10 @@ export function writeRoutes(fastify: FastifyInstance): void {
   app.post(
     '/v1/products',
     {
-      config: { scope, errorKeys: ['product_category_not_found', 'idempotency_key_in_use', ...ONCE_KEYS] },
+      config: {
+        scope,
+        errorKeys: ['product_category_not_found', 'idempotency_key_in_use', ...IDEMPOTENCY_ERROR_KEYS],
+      },
       preValidation: rejectReadOnly(CREATE_ONLY_REJECTS),
       schema: {
         summary: 'Create a product',
@@ -153,7 +161,12 @@ export function writeRoutes(fastify: FastifyInstance): void {
     {
       config: {
         scope,
-        errorKeys: ['product_changes_required', 'product_not_found', 'idempotency_key_in_use', ...ONCE_KEYS],
+        errorKeys: [
+          'product_changes_required',
+          'product_not_found',
+          'idempotency_key_in_use',
+          ...IDEMPOTENCY_ERROR_KEYS,
+        ],
       },
       preValidation: requireChanges,
       schema: {

@@ -1,7 +1,7 @@
 // /v1/webhook-endpoints: scope webhooks:write for changes, webhooks:read for reads.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { IdempotencyHeaders, idempotentWrite } from '../../http/idempotency.ts';
+import { IDEMPOTENCY_ERROR_KEYS, IdempotencyHeaders, idempotentWrite } from '../../http/idempotency.ts';
 import { RestaurantQuery } from '../catalog/schemas.ts';
 import * as service from './endpoint-service.ts';
 import {
@@ -94,12 +94,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
     {
       config: {
         scope: 'webhooks:write',
-        errorKeys: [
-          ...NOT_FOUND,
-          'idempotency_key_in_use',
-          'invalid_idempotency_key',
-          'idempotency_key_reused',
-        ],
+        errorKeys: [...NOT_FOUND, 'idempotency_key_in_use', ...IDEMPOTENCY_ERROR_KEYS],
       },
       schema: {
         operationId: 'deleteWebhookEndpoint',
