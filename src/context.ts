@@ -10,8 +10,12 @@ export type AppContext = {
   db: Db;
   /** Secrets resolved at start (from the environment or DATA_DIR), see secrets-store.ts. */
   secrets: { sessionSecret: string; fiscalTokenKey: string };
-  /** Set while the demo's in-process fiscal simulator serves the NF-e detail (src/admin/demo-fiscal-provider.ts); wins over config.fiscalProviderUrl. */
-  fiscalProviderUrl?: string;
+  /**
+   * Set while the demo's in-process fiscal simulator runs (src/admin/demo-fiscal-provider.ts): the
+   * NF-e detail of a brand holding one of its tokens asks it; any other token goes to
+   * config.fiscalProviderUrl.
+   */
+  fiscalSimulator?: { url: string; tokens: ReadonlySet<string> };
   /** Shared rate-limit counters; opened from REDIS_URL by installRateLimits when not given. */
   redis?: Redis;
 };

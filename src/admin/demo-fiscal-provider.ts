@@ -2,8 +2,9 @@
 // simulator in its own process (127.0.0.1, a port of the system's choosing) and points the NF-e
 // detail at it, so the demo's notes open without the internet. The rule for "the demo data": every
 // brand that holds a fiscal token is a demo brand (10, 11, 20) holding that brand's demo token, and
-// at least one does. Real credentials are never sent to the simulator, and a database with one
-// brand of its own keeps the production provider.
+// at least one does. Only a demo token is sent to the simulator: a brand given a token of its own
+// while it runs queries FISCAL_PROVIDER_URL's default, and a database with one brand of its own at
+// start keeps the production provider alone.
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/database.ts';
@@ -73,7 +74,7 @@ export type DemoFiscalProvider = {
 };
 
 export function demoFiscalProvider(
-  ctx: Pick<AppContext, 'db' | 'secrets' | 'fiscalProviderUrl'> & {
+  ctx: Pick<AppContext, 'db' | 'secrets' | 'fiscalSimulator'> & {
     config: Pick<Config, 'fiscalProviderUrlSet'>;
   },
   log: (url: string) => void = () => {},
@@ -83,13 +84,14 @@ export function demoFiscalProvider(
   const begin = async () => {
     if (ctx.config.fiscalProviderUrlSet) return;
     if (!(await holdsDemoData(ctx.db, ctx.secrets.fiscalTokenKey))) return;
+    const tokens = new Set(Object.values(DEMO_FISCAL_TOKENS));
     running = await startFiscalSimulator({
       host: '127.0.0.1',
       port: 0,
       notes: (accessKey) => documentOf(ctx.db, accessKey),
-      tokens: new Set(Object.values(DEMO_FISCAL_TOKENS)),
+      tokens,
     });
-    ctx.fiscalProviderUrl = running.url;
+    ctx.fiscalSimulator = { url: running.url, tokens };
     log(running.url);
   };
   return {
@@ -109,7 +111,7 @@ export function demoFiscalProvider(
       const simulator = running;
       running = undefined;
       if (!simulator) return;
-      if (ctx.fiscalProviderUrl === simulator.url) ctx.fiscalProviderUrl = undefined;
+      if (ctx.fiscalSimulator?.url === simulator.url) ctx.fiscalSimulator = undefined;
       await simulator.close();
     },
   };

@@ -8,10 +8,14 @@ import { holdsDemoData } from '../../src/admin/demo-fiscal-provider.ts';
 import { simulatorLine, startService } from '../../src/cli/serve.ts';
 import { parseConfig } from '../../src/config.ts';
 import { loadDemo } from '../../src/demo/demo.ts';
+import { startFiscalSimulator } from '../../src/fiscal-simulator/fiscal-simulator.ts';
+import { buildProviderDocument } from '../../src/fiscal-simulator/simulator-documents.ts';
 import { encryptSecret } from '../../src/lib/encryption.ts';
 import { seededDataDir } from '../cli/cli-process.ts';
-import { testConfig } from '../support/app.ts';
+import { buildTestApp, testConfig } from '../support/app.ts';
 import { createTestDatabase } from '../support/database.ts';
+import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../support/nfe-world.ts';
+import { bearerFor } from '../support/tokens.ts';
 
 const SECRETS = {
   FISCAL_TOKEN_KEY: 'demo-offline-fiscal-token-key-of-32-chars',
@@ -60,7 +64,7 @@ test('serve on the demo data without FISCAL_PROVIDER_URL answers the NF-e detail
 
   await t.test('the simulator listens on 127.0.0.1 and the banner says so in one line', () => {
     assert.match(fiscalSimulator ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.equal(server.app.ctx.fiscalProviderUrl, fiscalSimulator);
+    assert.equal(server.app.ctx.fiscalSimulator?.url, fiscalSimulator);
     const line = simulatorLine(fiscalSimulator!);
     assert.doesNotMatch(line, /\n/);
     assert.match(line, /FISCAL_PROVIDER_URL/);
@@ -111,7 +115,7 @@ test('serve on the demo data without FISCAL_PROVIDER_URL answers the NF-e detail
       );
       s.after(() => configured.server.stop());
       assert.equal(configured.fiscalSimulator, undefined);
-      assert.equal(configured.server.app.ctx.fiscalProviderUrl, undefined);
+      assert.equal(configured.server.app.ctx.fiscalSimulator, undefined);
       const res = await detail(configured.server.app, complete.id);
       assert.equal(res.statusCode, 502);
       assert.match(res.json().message, /unreachable.*FISCAL_PROVIDER_URL/);
@@ -147,4 +151,41 @@ test('the demo data is known by its fiscal credentials: only demo brands hold to
     .values({ restaurant_id: 2, name: 'Própria', fiscal_token_encrypted: encryptSecret('own-token', key) })
     .execute();
   assert.equal(await holdsDemoData(db, key), false, 'a brand of its own with a token');
+});
+
+test('while the simulator runs, only a demo token is sent to it; a brand of its own queries FISCAL_PROVIDER_URL', async (t) => {
+  const DEMO = 'demo-fiscal-token-cantina-bella';
+  const REAL = 'a-real-token-of-the-restaurant';
+  const key = accessKey(1);
+  const notes = new Map([
+    [
+      key,
+      buildProviderDocument({
+        access_key: key,
+        issuer_name: 'Sul',
+        issuer_document: '1',
+        total: '1.00',
+        issued_at: '2026-01-10T13:00:00Z',
+      }),
+    ],
+  ]);
+  // Each provider knows one token: an answer 200 says which one was asked.
+  const provider = await startFiscalSimulator({ notes, tokens: new Set([REAL]) });
+  const simulator = await startFiscalSimulator({ notes, tokens: new Set([DEMO]) });
+  t.after(() => Promise.all([provider.close(), simulator.close()]));
+  const { app, ctx } = await buildTestApp(t, { config: { fiscalProviderUrl: provider.url } });
+  ctx.fiscalSimulator = { url: simulator.url, tokens: new Set([DEMO]) };
+  const restaurant = await insertRestaurant(ctx.db);
+  const brand = await insertBrand(ctx.db, restaurant, ctx.secrets.fiscalTokenKey, { fiscalToken: REAL });
+  const id = await insertNote(ctx.db, restaurant, { access_key: key, brand_id: brand });
+  const { authorization } = await bearerFor(ctx.db, [restaurant], [NFE_SCOPE]);
+  const detail = () => app.inject({ url: `/v1/nfe-received/info/${id}`, headers: { authorization } });
+
+  assert.equal((await detail()).statusCode, 200, 'the real token went to the configured provider');
+  await ctx.db
+    .updateTable('brands')
+    .set({ fiscal_token_encrypted: encryptSecret(DEMO, ctx.secrets.fiscalTokenKey) })
+    .where('id', '=', brand)
+    .execute();
+  assert.equal((await detail()).statusCode, 200, 'the demo token went to the simulator');
 });

@@ -65,8 +65,9 @@ export async function getReceivedNfe(
   const token = stored ? decryptToken(stored, ctx.secrets.fiscalTokenKey, log, brandId as number) : '';
   if (token.trim() === '') throw errors.fiscalNotConfigured();
   const extras = startDetailExtras(db, restaurantId, note);
+  const simulator = ctx.fiscalSimulator;
   const provider = await fetchProviderAnswer({
-    baseUrl: ctx.fiscalProviderUrl ?? config.fiscalProviderUrl,
+    baseUrl: simulator?.tokens.has(token) ? simulator.url : config.fiscalProviderUrl,
     timeoutMs: config.fiscalTimeoutMs,
     token,
     accessKey: note.access_key,
