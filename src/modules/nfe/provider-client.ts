@@ -106,19 +106,22 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
   const { statusCode, body } = response;
   const declared = Number(response.headers['content-length']);
   if (statusCode < 200 || statusCode > 299 || declared > maxBytes) {
-    const excerpt = await collect(body, EXCERPT_BYTES).then(
-      ({ chunks, size }) => Buffer.concat(chunks, Math.min(size, EXCERPT_BYTES)),
-      () => Buffer.alloc(0),
-    );
+    const chunks: Buffer[] = [];
+    await collect(body, EXCERPT_BYTES, chunks).catch(() => {});
     const reason = statusCode >= 300 && statusCode < 400 ? 'redirect not followed' : 'unexpected status';
     throw new ProviderFailure(
       declared > maxBytes ? 'body over the size limit' : reason,
       statusCode,
-      excerpt.toString(),
+      excerptOf(chunks),
     );
   }
-  const { chunks, size } = await collect(body, maxBytes);
-  if (size > maxBytes) throw new ProviderFailure('body over the size limit', statusCode);
+  const chunks: Buffer[] = [];
+  // A body cut or stalled past the time limit after the status came: that status and what came
+  // of the body go to the log, as for any other answer.
+  const size = await collect(body, maxBytes, chunks).catch((error: unknown) => {
+    throw new ProviderFailure(`body not read whole (${describe(error)})`, statusCode, excerptOf(chunks));
+  });
+  if (size > maxBytes) throw new ProviderFailure('body over the size limit', statusCode, excerptOf(chunks));
   // Joined once, into memory of its own: a large body can be moved to a worker.
   const content = Buffer.allocUnsafeSlow(size);
   let at = 0;
@@ -126,18 +129,24 @@ async function exchange(url: string, token: string, signal: AbortSignal, maxByte
   return { status: statusCode, body: content };
 }
 
+/** The first EXCERPT_BYTES of what was read, as text (the log masks and cuts it); only those are copied. */
+function excerptOf(chunks: Buffer[]): string {
+  const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
+  return Buffer.concat(chunks, Math.min(size, EXCERPT_BYTES)).toString();
+}
+
 /**
- * The body's chunks as they come, until it ends or passes `limit` bytes (then it is destroyed, so
- * the rest is never downloaded). The stream flows: a fast sender's queued megabytes are never
- * joined on the loop in one go, as an async iterator's reads would.
+ * The body's chunks as they come, into `chunks`, until it ends or passes `limit` bytes (then it is
+ * destroyed, so the rest is never downloaded); its size. On an error `chunks` holds what came
+ * before it. The stream flows: a fast sender's queued megabytes are never joined on the loop in
+ * one go, as an async iterator's reads would.
  */
-function collect(body: Readable, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
-  const chunks: Buffer[] = [];
+function collect(body: Readable, limit: number, chunks: Buffer[]): Promise<number> {
   let size = 0;
   return new Promise((resolve, reject) => {
     const done = () => {
       body.off('data', onData);
-      resolve({ chunks, size });
+      resolve(size);
     };
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);

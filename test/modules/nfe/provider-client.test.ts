@@ -198,6 +198,33 @@ test('a body sent in chunks without a length is read whole up to the cap, and on
   assert.match(String(logged[0].details.reason), /size limit/);
 });
 
+test('a body that stalls or is cut after the status is a 502 with that status and what came of it logged', async (t) => {
+  const begun = `{"nome_emitente":"Distribuidora Sul","eco":"${TOKEN}"`;
+  let cut = false;
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
+    res.write(begun);
+    if (cut) setImmediate(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const mode of ['stalled', 'cut']) {
+    cut = mode === 'cut';
+    logged = [];
+    await assertUpstreamFailure(fetchNote({ baseUrl, timeoutMs: 300 }), 200);
+    assert.equal(
+      logged[0].details.provider_body,
+      '{"nome_emitente":"Distribuidora Sul","eco":"***"',
+      `${mode}: what came of the body is logged, masked`,
+    );
+    assert.match(String(logged[0].details.reason), /body not read whole/, mode);
+  }
+});
+
 test('a declared content length over the cap is refused', async () => {
   await assertUpstreamFailure(fetchNote({ accessKey: BIG_KEY, maxBytes: 1000 }), 200);
 });
