@@ -3,7 +3,6 @@
 // how it is written.
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/types.ts';
-import type { Channel } from '../modules/events/product-events.ts';
 import type { Issues } from './issues.ts';
 import type { Spec } from './record.ts';
 
@@ -41,8 +40,8 @@ export type WriteContext = {
   advance: (rows: number) => void;
   /** Ids of the file's records that the write added or changed, by collection (those that say). */
   changed?: Map<string, Set<number>>;
-  /** Restaurant id -> the menu channels whose answer the write changed (src/import/events.ts). */
-  menus?: Map<number, Set<Channel>>;
+  /** Ids of the restaurants whose menu answer the write changed (src/import/events.ts). */
+  menus?: Set<number>;
 };
 
 export type Collection = {

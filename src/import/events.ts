@@ -1,29 +1,24 @@
 // The events of an import, recorded in its transaction (src/modules/events/outbox.ts): one
 // nfe_received.created per note the database did not hold, one cash_flows.updated per restaurant
 // whose main entries (or their items) the file adds or changes, and one menu.updated per restaurant
-// whose menu answer it changes, naming the channels changed. Which notes are new is read before
+// whose menu answer it changes. Which notes are new is read before
 // the write; which cash flows and menus changed, by the write (WriteContext.changed and menus):
 // a record imported again as it is stored counts for none.
 //
 // A menu changes with a restaurant's time zone or scheduling; a category, add-on group or option
-// added, removed or changed; a product added, or changed in a field some menu shows (channelsOf:
-// fiscal attributes too, with include_fiscal_info), or in its add-on links or combo items as
+// added, removed or changed; a product added, or changed in a field the menus show (every one but
+// fiscal_group_id: fiscal attributes too, with include_fiscal_info), or in its add-on links or combo items as
 // ordered lists. A restaurant's name, a category's brand and fiscal_group_id are in no menu.
 import { sql } from 'kysely';
 import type { EventType } from '../modules/events/event-types.ts';
 import type { NewEvent } from '../modules/events/outbox.ts';
-import type { Channel } from '../modules/events/product-events.ts';
+import { CHANNELS } from '../modules/events/product-events.ts';
 import type { Rec, Row, WriteContext } from './collection.ts';
 import type { Parsed } from './references.ts';
 
-const CHANNELS: Channel[] = ['in_store', 'delivery'];
-
-/** Records that the write changed `restaurant`'s menu answer on `channels`. */
-export function menuChanged(ctx: WriteContext, restaurant: number, channels: Channel[] = CHANNELS): void {
-  if (!ctx.menus || !channels.length) return;
-  const changed = ctx.menus.get(restaurant) ?? new Set();
-  for (const channel of channels) changed.add(channel);
-  ctx.menus.set(restaurant, changed);
+/** Records that the write changed `restaurant`'s menu answer (both channels: product-events.ts). */
+export function menuChanged(ctx: WriteContext, restaurant: number): void {
+  ctx.menus?.add(restaurant);
 }
 
 const rowsOf = (parsed: Parsed, name: string): Row[] =>
@@ -74,8 +69,6 @@ export function importEvents(
   for (const [restaurant, ids] of byRestaurant(cashFlows, (r) => r.restaurant_id)) {
     add(restaurant, 'cash_flows.updated', { cash_flow_ids: ids, source: 'import' });
   }
-  for (const [restaurant, channels] of menus) {
-    add(restaurant, 'menu.updated', { channels: CHANNELS.filter((c) => channels.has(c)), source: 'import' });
-  }
+  for (const restaurant of menus) add(restaurant, 'menu.updated', { channels: CHANNELS, source: 'import' });
   return events;
 }

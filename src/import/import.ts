@@ -4,7 +4,6 @@
 // back. `checkImport` runs the same checks and writes nothing.
 import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/outbox.ts';
-import type { Channel } from '../modules/events/product-events.ts';
 import type { IdTable, WriteContext } from './collection.ts';
 import { emptyCounts, parseFile } from './collections.ts';
 import { importEvents, storedNotes } from './events.ts';
@@ -55,7 +54,7 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
   const counts = emptyCounts();
   const written = new Set<IdTable>();
   const changed = new Map<string, Set<number>>();
-  const menus = new Map<number, Set<Channel>>();
+  const menus = new Set<number>();
   const stored = await storedNotes(tx, parsed);
   for (const { collection, records } of parsed) {
     if (!records.length) continue;

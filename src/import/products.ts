@@ -5,7 +5,6 @@
 // recorded for menu.updated (events.ts).
 import { sql } from 'kysely';
 import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
-import { type Channel, channelsOf } from '../modules/events/product-events.ts';
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection, Ref, Row, WriteContext } from './collection.ts';
 import { menuChanged } from './events.ts';
@@ -97,16 +96,15 @@ export const products: Collection = {
       where c.id = p.product_category_id and p.id = any(${ids})
       and p.brand_id is distinct from c.brand_id`.execute(ctx.tx);
     // A new product, its add-on groups and its combo items are in both channels' menus.
+    // Any other changed column shows in both channels' menus; fiscal_group_id in none.
     for (const { id, restaurant_id } of rows) {
+      const columns = differing.get(id) ?? [];
       const whole = !stored.has(id) || relinked.has(id);
-      menuChanged(ctx, restaurant_id, whole ? undefined : (differing.get(id) ?? []).flatMap(menuChannels));
+      if (whole || columns.some((column) => column !== 'fiscal_group_id')) menuChanged(ctx, restaurant_id);
     }
     return { products: records.length };
   },
 };
-
-/** The menu channels a product column shows in: as channelsOf names its field; fiscal_group_id in none. */
-const menuChannels = (column: string): Channel[] => (column === 'fiscal_group_id' ? [] : channelsOf(column));
 
 function productRow(row: Row): Row {
   const { combo, complement_category_ids, fiscal: values, schedules: windows, ...columns } = row;

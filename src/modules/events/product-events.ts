@@ -1,22 +1,17 @@
 // The events of a product write, made from the entries its history records (the same list of
 // changed fields, before and after): one product.created or product.updated per product, and one
-// menu.updated for the write naming the channels whose menu answer it may change.
+// menu.updated for the write, naming both channels (CHANNELS).
 import type { NewEvent } from './outbox.ts';
 
 export type Channel = 'in_store' | 'delivery';
 type Entry = { product_id: number; changes: { field: string; from: unknown; to: unknown }[] };
 
-const ONLY: Record<string, Channel[]> = {
-  available: ['in_store'],
-  available_in_delivery: ['delivery'],
-  delivery_price: ['delivery'],
-  delivery_price_promotion: ['delivery'],
-};
-
-/** The menu channels a changed field shows in (fiscal_info.*: both, in a menu read with include_fiscal_info). */
-export function channelsOf(field: string): Channel[] {
-  return ONLY[field] ?? ['in_store', 'delivery'];
-}
+/**
+ * The channels a changed product field shows in: both, whatever the field. Each channel's menu
+ * echoes every price and flag of the product (the in-store menu shows `delivery_price`, the
+ * delivery menu `available`), and fiscal attributes show in a menu read with include_fiscal_info.
+ */
+export const CHANNELS: Channel[] = ['in_store', 'delivery'];
 
 export function productEvents(
   restaurantId: number,
@@ -39,14 +34,11 @@ export function productEvents(
  */
 export function menuEvents(restaurantId: number, entries: Entry[]): NewEvent[] {
   const events: NewEvent[] = [];
-  const touched = new Set(entries.flatMap((e) => e.changes.flatMap((c) => channelsOf(c.field))));
-  if (touched.size) {
-    const channels = (['in_store', 'delivery'] as const).filter((c) => touched.has(c));
-    const productIds = entries.map((e) => e.product_id);
+  if (entries.some((entry) => entry.changes.length)) {
     events.push({
       restaurant_id: restaurantId,
       type: 'menu.updated',
-      data: { channels, source: 'products', product_ids: productIds },
+      data: { channels: CHANNELS, source: 'products', product_ids: entries.map((e) => e.product_id) },
     });
   }
   return events;

@@ -8,6 +8,7 @@ test('the event feed', async (t) => {
   const { app, db, products } = world;
   const writer = await world.bearer(['products:write', 'products:read']);
   const reader = await world.bearer(['products:read']);
+  const menuReader = await world.bearer(['menu:read']);
   const feed = async (query = '', authorization = reader) => {
     await feedSettled(db);
     return app.inject({ url: `/v1/events${query}`, headers: { authorization } });
@@ -53,7 +54,7 @@ test('the event feed', async (t) => {
     assert.deepEqual(events.at(-1).data.changes, history.json().items[0].changes);
   });
 
-  await t.test('an availability change names only the channel it touches', async () => {
+  await t.test('an availability change names both channels: each menu shows both flags', async () => {
     const res = await app.inject({
       method: 'PATCH',
       url: `/v1/products/${products[1]}/availability`,
@@ -62,7 +63,16 @@ test('the event feed', async (t) => {
     });
     assert.equal(res.statusCode, 200);
     const menu = (await feed('?types=menu.updated')).json().data.at(-1);
-    assert.deepEqual(menu.data.channels, ['delivery']);
+    assert.deepEqual(menu.data.channels, ['in_store', 'delivery']);
+    const inStore = await app.inject({
+      url: '/v1/menu?channel=in_store',
+      headers: { authorization: menuReader },
+    });
+    const shown = inStore.json().categories.flatMap((c: { products: { id: number }[] }) => c.products);
+    assert.equal(
+      shown.find((p: { id: number }) => p.id === products[1]).availability.available_in_delivery,
+      false,
+    );
   });
 
   await t.test(
