@@ -201,6 +201,16 @@ export class OAuthError extends Error {
   }
 }
 
+/**
+ * A name the request sent (a grant_type, a parameter's name, a scope), as an error repeats it: only
+ * a plain lowercase name of at most 40 characters is quoted. A secret sent in the wrong place (an
+ * API key or refresh token as a grant_type or a parameter name, a whole form URL-encoded into one
+ * value) is 32 random bytes, over 40 characters: it is never repeated in an answer or a log line.
+ */
+export function requestName(text: string): string {
+  return /^[a-z][a-z0-9_.:-]{0,39}$/.test(text) ? `"${text}"` : '(not repeated: not a plain name)';
+}
+
 export const oauthErrors = {
   invalidRequest: (description: string) => new OAuthError(400, 'invalid_request', description),
   invalidScope: (description = 'The requested scope exceeds the scopes granted to the credential.') =>
@@ -216,7 +226,11 @@ export const oauthErrors = {
   unsupportedResponseType: () =>
     new OAuthError(400, 'unsupported_response_type', 'Only response_type=code is supported.'),
   unsupportedGrantType: (grantType: string) =>
-    new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type "${grantType}".`),
+    new OAuthError(
+      400,
+      'unsupported_grant_type',
+      `Unsupported grant_type ${requestName(grantType)}: use api_key, refresh_token, client_credentials or authorization_code.`,
+    ),
   rateLimited: (retryAfterSeconds: number) =>
     new OAuthError(429, 'rate_limited', 'Too many token requests; retry after the Retry-After seconds.', {
       'retry-after': String(retryAfterSeconds),

@@ -1,6 +1,6 @@
 // Scopes at the token endpoint (RFC 6749 3.3): space-separated, and a request can only narrow
 // what the credential was granted, never widen it.
-import { oauthErrors } from '../../http/errors.ts';
+import { oauthErrors, requestName } from '../../http/errors.ts';
 import { SCOPES, type Scope } from '../../http/principal.ts';
 
 /** Known scopes, deduplicated, in the catalogue's order (the order `scope` is answered in). */
@@ -13,7 +13,9 @@ export function narrowScopes(requested: string | undefined, granted: readonly st
   const wanted = [...new Set((requested ?? '').split(' ').filter(Boolean))];
   if (!wanted.length) return canonicalScopes(granted);
   const unknown = wanted.filter((scope) => !SCOPES.includes(scope as Scope));
-  if (unknown.length) throw oauthErrors.invalidScope(`Unknown scope: ${unknown.join(' ')}.`);
+  if (unknown.length) {
+    throw oauthErrors.invalidScope(`Unknown scope: ${unknown.map(requestName).join(' ')}.`);
+  }
   const beyond = wanted.filter((scope) => !granted.includes(scope));
   if (beyond.length) {
     throw oauthErrors.invalidScope(`Scope not granted to this credential: ${beyond.join(' ')}.`);

@@ -6,7 +6,7 @@
 // or an application's installation) counts each request it makes. Keys are ids and addresses,
 // never what the request claims.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { oauthErrors } from '../../http/errors.ts';
+import { oauthErrors, requestName } from '../../http/errors.ts';
 import type { RateLimiter } from '../../http/rate-limit.ts';
 import type { Grant, GrantOwner } from './grants/grant.ts';
 import { GRANTS } from './grants/index.ts';
@@ -48,7 +48,7 @@ function rejectForeignParameters(grant: Grant, params: TokenParams, request: Fas
   for (const name of params.keys()) {
     if (name !== 'grant_type' && !grant.parameters.includes(name)) {
       throw oauthErrors.invalidRequest(
-        `The parameter ${name} is not accepted with grant_type=${grant.grantType}.`,
+        `The parameter ${requestName(name)} is not accepted with grant_type=${grant.grantType}.`,
       );
     }
   }

@@ -1,7 +1,7 @@
 // Reading a token request: the form body, its parameters (each at most once), and client
 // credentials sent with HTTP Basic (RFC 6749 2.3.1).
 import type { FastifyRequest } from 'fastify';
-import { oauthErrors } from '../../http/errors.ts';
+import { oauthErrors, requestName } from '../../http/errors.ts';
 
 export type TokenParams = Map<string, string>;
 
@@ -23,7 +23,9 @@ export function singleValued(form: URLSearchParams): TokenParams {
   const seen = new Set<string>();
   const params: TokenParams = new Map();
   for (const [name, value] of form) {
-    if (seen.has(name)) throw oauthErrors.invalidRequest(`The parameter ${name} was sent more than once.`);
+    if (seen.has(name)) {
+      throw oauthErrors.invalidRequest(`The parameter ${requestName(name)} was sent more than once.`);
+    }
     seen.add(name);
     if (value !== '') params.set(name, value);
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildTestApp } from '../../support/app.ts';
-import { newKey, postToken, seedRestaurants } from './support.ts';
+import { logCapture, newKey, postToken, seedRestaurants } from './support.ts';
 
 test('the token endpoint request checks', async (t) => {
   const { app, ctx } = await buildTestApp(t);
@@ -69,4 +69,52 @@ test('the token endpoint request checks', async (t) => {
     const res = await app.inject({ method: 'POST', url: '/v1/oauth/token', payload: form });
     assert.equal(res.statusCode, 404);
   });
+});
+
+test('a secret sent where a name belongs is never repeated in the answer or the log', async (t) => {
+  const { logStream, text } = logCapture();
+  const { app, ctx } = await buildTestApp(t, { logStream, config: { logLevel: 'info' } });
+  const [r1] = await seedRestaurants(ctx.db, 1);
+  const key = await newKey(ctx.db, [r1]);
+  const pair = (await postToken(app, { grant_type: 'api_key', api_key: key.api_key })).json();
+  const cases: [string, string, string][] = [
+    // curl --data-urlencode "grant_type=api_key&api_key=$KEY": the whole form is one value.
+    [
+      `grant_type=${encodeURIComponent(`api_key&api_key=${key.api_key}`)}`,
+      'unsupported_grant_type',
+      key.api_key,
+    ],
+    [`grant_type=${encodeURIComponent(pair.refresh_token)}`, 'unsupported_grant_type', pair.refresh_token],
+    [`grant_type=refresh_token&${pair.refresh_token}=1`, 'invalid_request', pair.refresh_token],
+    [
+      `grant_type=refresh_token&${pair.access_token}=1&${pair.access_token}=2`,
+      'invalid_request',
+      pair.access_token,
+    ],
+    [
+      `grant_type=api_key&api_key=${key.api_key}&scope=${encodeURIComponent(`menu:read ${pair.refresh_token}`)}`,
+      'invalid_scope',
+      pair.refresh_token,
+    ],
+  ];
+  for (const [form, error, secret] of cases) {
+    const res = await postToken(app, form);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().error, error);
+    assert.ok(!res.body.includes(secret), `the answer repeats a secret: ${res.body}`);
+    assert.ok(!res.body.includes(secret.slice(0, 12)), `the answer repeats part of a secret: ${res.body}`);
+  }
+  const log = text();
+  assert.ok(log.includes('token endpoint error'), 'the log was captured');
+  for (const secret of [key.api_key, pair.refresh_token, pair.access_token]) {
+    assert.ok(!log.includes(secret), `a secret (${secret.slice(0, 8)}…) appears in the log`);
+  }
+  const named = await postToken(app, { grant_type: 'password', username: 'a', password: 'b' });
+  assert.match(named.json().error_description, /"password"/, 'a plain grant type is still named');
+  const param = await postToken(app, {
+    grant_type: 'refresh_token',
+    refresh_token: 'crt_x',
+    scope: 'menu:read',
+  });
+  assert.match(param.json().error_description, /"scope"/, 'a plain parameter is still named');
 });
