@@ -1,6 +1,7 @@
 // Opaque access tokens: `cat_` + 32 random bytes, stored as SHA-256. A token is valid while
 // unexpired, unrevoked, and neither its API key, its OAuth client nor its refresh-token family
 // is revoked, so a revocation takes effect on the next request on every instance.
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
 import { type RestaurantState, stateColumns, stateOf } from '../../db/restaurant-state.ts';
@@ -138,15 +139,25 @@ export function accessTokenLookup(db: Db): AccessTokenLookup {
   return async (token, restaurantId) => (await lookup(keyOf(hashSecret(token), restaurantId))) ?? null;
 }
 
-/** Invalidates every live access token of an API key or OAuth client at once. */
+/**
+ * Invalidates every live access token of an API key or OAuth client at once; with `restaurantIds`,
+ * only the client's tokens for any of those restaurants (an application's installation at one
+ * restaurant is a credential of its own: another restaurant's tokens are not its to end).
+ */
 export async function revokeAccessTokens(
   db: Db,
-  owner: { apiKeyId?: number | null; oauthClientId?: number | null },
+  owner: { apiKeyId?: number | null; oauthClientId?: number | null; restaurantIds?: number[] },
   now = new Date(),
 ) {
   let query = db.updateTable('access_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null);
   if (owner.apiKeyId) query = query.where('api_key_id', '=', owner.apiKeyId);
-  else if (owner.oauthClientId) query = query.where('oauth_client_id', '=', owner.oauthClientId);
-  else return;
+  else if (owner.oauthClientId) {
+    query = query.where('oauth_client_id', '=', owner.oauthClientId);
+    const { restaurantIds } = owner;
+    if (restaurantIds) {
+      if (!restaurantIds.length) return;
+      query = query.where(sql<boolean>`restaurant_ids && array[${sql.join(restaurantIds)}]::integer[]`);
+    }
+  } else return;
   await query.execute();
 }

@@ -259,3 +259,49 @@ test('the authorization code flow with PKCE', async (t) => {
     });
   }
 });
+
+test("a reused refresh token of an application ends its tokens at that restaurant, not at the application's other restaurants", async (t) => {
+  const { app, ctx } = await buildTestApp(t, { routes: protectedRoute });
+  const [r1, r2] = await seedRestaurants(ctx.db, 2);
+  await storeOAuthClient(ctx.db, {
+    name: 'POS',
+    restaurantIds: [r1, r2],
+    redirectUris: [REDIRECT],
+    scopes: ['menu:read'],
+    clientId: 'pos-app',
+    clientSecret: null,
+    grantTypes: ['authorization_code'],
+  });
+  const tokensAt = async (restaurant: number) => {
+    const { verifier, challenge } = pkce();
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: 'pos-app',
+      redirect_uri: REDIRECT,
+      scope: 'menu:read',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const headers = sessionFor(restaurant, ctx.secrets.sessionSecret);
+    const authorized = await app.inject({ url: `/oauth/authorize?${query}`, headers });
+    const code = new URL(String(authorized.headers.location)).searchParams.get('code')!;
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: 'pos-app' };
+    const res = await postToken(app, { ...form, code_verifier: verifier });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  };
+  const refresh = (token: string) =>
+    postToken(app, { grant_type: 'refresh_token', refresh_token: token, client_id: 'pos-app' });
+  const call = async (token: string) =>
+    (await app.inject({ url: '/v1/test/menu', headers: { authorization: `Bearer ${token}` } })).statusCode;
+
+  const leaked = await tokensAt(r1);
+  const sameRestaurant = await tokensAt(r1);
+  const otherRestaurant = await tokensAt(r2);
+  assert.equal((await refresh(leaked.refresh_token)).statusCode, 200);
+  assert.equal((await refresh(leaked.refresh_token)).json().error, 'invalid_grant', 'the replay is reuse');
+
+  assert.equal(await call(sameRestaurant.access_token), 401, "the application's tokens at r1 end");
+  assert.equal(await call(otherRestaurant.access_token), 200, 'its installation at r2 keeps working');
+  assert.equal((await refresh(otherRestaurant.refresh_token)).statusCode, 200);
+});

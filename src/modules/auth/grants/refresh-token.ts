@@ -1,7 +1,8 @@
 // grant_type=refresh_token (RFC 6749 6, contract 3 and 5.6): rotation with reuse detection.
 // In one transaction that locks the token row: find (ignoring expiry) -> not found, revoked,
 // unconsumed and expired, client mismatch -> already consumed (expired or not): revoke the
-// family and every access token of its key or client -> consume and issue the successor. Of N concurrent refreshes of one token
+// family and every access token of its key, or of its application at the family's restaurant ->
+// consume and issue the successor. Of N concurrent refreshes of one token
 // exactly one wins; the others arrive after its commit, see it consumed and count as reuse.
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
@@ -60,6 +61,8 @@ async function rotate(
   if (clientMismatch(found.clientId, clientId)) return { refused: 'issued to another client' };
   if (found.consumedAt || !(await consumeRefreshToken(db, found.id, now))) {
     await revokeFamily(db, family.id, now);
+    // An API key's tokens everywhere; an application's only at the family's restaurant: its
+    // installations at other restaurants are other tenants, whose tokens this leak did not touch.
     await revokeAccessTokens(db, family, now);
     return { refused: `reuse of a consumed refresh token: family ${family.id} revoked` };
   }
