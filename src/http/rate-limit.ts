@@ -13,13 +13,23 @@ import { Counter } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { breakerFor, COMMAND_TIMEOUT_MS } from './redis-breaker.ts';
 
-export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
+export type RateDecision = {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  /** When the window ends, in the store's clock: names the window a hit was counted in. */
+  windowEnd: number;
+};
 
 export type RateLimiter = {
   /** Counts one request for `key`; null when the shared store did not answer (fail open). */
   hit(key: string): Promise<RateDecision | null>;
-  /** Gives back one request counted for `key` in its current window (none once it has passed). */
-  refund(key: string): Promise<void>;
+  /**
+   * Gives back one request counted for `key` in the window `windowEnd` names (its hit's), only while
+   * that window lasts: once it has passed, a later window never gets back what it did not count.
+   */
+  refund(key: string, windowEnd: number): Promise<void>;
   /** The window of `key` as it stands, counting nothing (a 304 shows it: conditional.ts). */
   peek(key: string): Promise<RateDecision | null>;
 };
@@ -42,27 +52,36 @@ function boundedKey(key: string): string {
 const tooLate = (n: number, answer: string) => `local t = redis.call('TIME')
 if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[${n}]) then return ${answer} end`;
 
+// Redis' clock in milliseconds (the end of a window is told in it).
+const NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
 // INCR and the window's expiry in one step: no counter can be left without an expiry.
-const HIT_SCRIPT = `${tooLate(2, '{-1, 0}')}
+const HIT_SCRIPT = `${tooLate(2, '{-1, 0, 0}')}
+${NOW_MS}
 local n = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {n, ttl}`;
+return {n, ttl, now + ttl}`;
 
-// A refund never creates a key: a window that has passed stays passed.
+// A refund never creates a key, and gives back only to the window its hit was counted in (ARGV[2],
+// its end): a window that has passed stays passed, and the next one keeps its count. Windows of one
+// key end at least a window apart, so a second's tolerance tells them apart whatever the rounding.
 const REFUND_SCRIPT = `${tooLate(1, '0')}
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end
+${NOW_MS}
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 and math.abs(now + ttl - tonumber(ARGV[2])) < 1000 then return redis.call('DECR', KEYS[1]) end
 return 0`;
 
 // The count and time left of a window, for a conditional read answered 304 (which spends nothing).
-const PEEK_SCRIPT = `
+const PEEK_SCRIPT = `${NOW_MS}
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
-return {n, redis.call('PTTL', KEYS[1])}`;
+return {n, redis.call('PTTL', KEYS[1]), now}`;
 
 type HitCommand = {
-  rateLimitHit(key: string, windowMs: number, deadline: number): Promise<[number, number]>;
-  rateLimitRefund(key: string, deadline: number): Promise<number>;
-  rateLimitPeek(key: string): Promise<[number, number]>;
+  rateLimitHit(key: string, windowMs: number, deadline: number): Promise<[number, number, number]>;
+  rateLimitRefund(key: string, deadline: number, windowEnd: number): Promise<number>;
+  rateLimitPeek(key: string): Promise<[number, number, number]>;
 };
 
 export const storeErrors = new Counter({
@@ -71,12 +90,13 @@ export const storeErrors = new Counter({
   labelNames: ['limiter'],
 });
 
-function decide(count: number, ttlMs: number, limit: number): RateDecision {
+function decide(count: number, ttlMs: number, limit: number, windowEnd: number): RateDecision {
   return {
     allowed: count <= limit,
     limit,
     remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil(ttlMs / 1000)),
+    windowEnd,
   };
 }
 
@@ -106,17 +126,17 @@ export function memoryLimiter(limit: number): RateLimiter {
         windows.set(key, window);
       }
       window.count += 1;
-      return decide(window.count, window.resetAt - now, limit);
+      return decide(window.count, window.resetAt - now, limit, window.resetAt);
     },
-    async refund(rawKey) {
+    async refund(rawKey, windowEnd) {
       const window = live(boundedKey(rawKey), Date.now());
-      if (window && window.count > 0) window.count -= 1;
+      if (window && window.resetAt === windowEnd && window.count > 0) window.count -= 1;
     },
     async peek(rawKey) {
       const now = Date.now();
       const window = live(boundedKey(rawKey), now);
-      if (!window) return decide(0, WINDOW_MS, limit);
-      return decide(window.count, window.resetAt - now, limit);
+      if (!window) return decide(0, WINDOW_MS, limit, now + WINDOW_MS);
+      return decide(window.count, window.resetAt - now, limit, window.resetAt);
     },
   };
 }
@@ -137,9 +157,9 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
         return null;
       }
       try {
-        const [count, ttl] = await commands.rateLimitHit(stored(key), WINDOW_MS, breaker.deadline());
+        const [count, ttl, end] = await commands.rateLimitHit(stored(key), WINDOW_MS, breaker.deadline());
         breaker.succeeded();
-        return decide(Number(count), Number(ttl), limit);
+        return decide(Number(count), Number(ttl), limit, Number(end));
       } catch (err) {
         breaker.failed();
         storeErrors.inc({ limiter: name });
@@ -147,10 +167,10 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
         return null;
       }
     },
-    async refund(key) {
+    async refund(key, windowEnd) {
       if (!breaker.closed()) return;
       try {
-        await commands.rateLimitRefund(stored(key), breaker.deadline());
+        await commands.rateLimitRefund(stored(key), breaker.deadline(), windowEnd);
         breaker.succeeded();
       } catch (err) {
         breaker.failed();
@@ -160,9 +180,10 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
     async peek(key) {
       if (!breaker.closed()) return null;
       try {
-        const [count, ttl] = await commands.rateLimitPeek(stored(key));
+        const [count, ttl, now] = await commands.rateLimitPeek(stored(key));
         breaker.succeeded();
-        return decide(Number(count), Number(ttl) < 0 ? WINDOW_MS : Number(ttl), limit);
+        const left = Number(ttl) < 0 ? WINDOW_MS : Number(ttl);
+        return decide(Number(count), left, limit, Number(now) + left);
       } catch (err) {
         breaker.failed();
         warn(err);

@@ -7,7 +7,7 @@
 // never what the request claims.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { oauthErrors, requestName } from '../../http/errors.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import type { RateDecision, RateLimiter } from '../../http/rate-limit.ts';
 import type { Grant, GrantOwner } from './grants/grant.ts';
 import { GRANTS } from './grants/index.ts';
 import type { TokenResponse } from './token-issuer.ts';
@@ -19,11 +19,11 @@ function noStore(reply: FastifyReply): void {
   reply.header('pragma', 'no-cache');
 }
 
-/** Counts one request for `key`; false when the store did not answer (nothing was counted). */
-async function spend(limiter: RateLimiter, key: string): Promise<boolean> {
+/** Counts one request for `key`: the window it was counted in, null when the store did not answer. */
+async function spend(limiter: RateLimiter, key: string): Promise<RateDecision | null> {
   const decision = await limiter.hit(key);
   if (decision && !decision.allowed) throw oauthErrors.rateLimited(decision.resetSeconds);
-  return decision !== null;
+  return decision;
 }
 
 /** The credential's budget: an API key, or an application at its one restaurant (as data routes). */
@@ -75,6 +75,7 @@ export async function tokenEndpoint(request: FastifyRequest, reply: FastifyReply
     rejectForeignParameters(grant, params, request);
     return await grant.handle({ ctx: request.server.ctx, params, request, now: new Date(), prove });
   } finally {
-    if (proven && counted) await limiter.refund(address);
+    // Given back to the window it was counted in, never to the next one.
+    if (proven && counted) await limiter.refund(address, counted.windowEnd);
   }
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import type { Config } from '../../../src/config.ts';
 import { MAX_MEMORY_WINDOWS, memoryLimiter } from '../../../src/http/rate-limit.ts';
 import { storeApiKey } from '../../../src/modules/auth/api-keys.ts';
@@ -128,7 +130,8 @@ function budgetTests(store: string, config: Partial<Config>) {
         post(app, freshAddress(), { grant_type: 'refresh_token', refresh_token: first.json().refresh_token });
       assert.equal((await refresh()).statusCode, 429);
       // The refused request counted too: two given back make room for one.
-      for (let i = 0; i < 2; i++) await app.rateLimits.token.refund(`api_key:${id}`);
+      const { windowEnd } = (await app.rateLimits.token.peek(`api_key:${id}`))!;
+      for (let i = 0; i < 2; i++) await app.rateLimits.token.refund(`api_key:${id}`, windowEnd);
       const later = await refresh();
       assert.equal(later.statusCode, 200, later.body);
     });
@@ -149,11 +152,48 @@ test('the memory limiter holds at most MAX_MEMORY_WINDOWS windows, dropping the 
 test('a refund gives back one request of the current window and never outlives it', async (t) => {
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const limiter = memoryLimiter(1);
-  await limiter.hit('address:a');
-  await limiter.refund('address:a');
-  assert.equal((await limiter.hit('address:a'))?.allowed, true);
+  const first = (await limiter.hit('address:a'))!;
+  await limiter.refund('address:a', first.windowEnd);
+  const second = (await limiter.hit('address:a'))!;
+  assert.equal(second.allowed, true);
   t.mock.timers.tick(61_000);
-  await limiter.refund('address:a');
+  await limiter.refund('address:a', second.windowEnd);
   assert.equal((await limiter.hit('address:a'))?.allowed, true);
   assert.equal((await limiter.hit('address:a'))?.allowed, false);
+});
+
+test('a refund that arrives after its window ended gives nothing to the next window (memory)', async (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const limiter = memoryLimiter(1);
+  // A proven request counted at the end of one window is refunded after it ended...
+  const counted = (await limiter.hit('address:a'))!;
+  t.mock.timers.tick(61_000);
+  // ...when a guesser has already spent the next window's one request.
+  assert.equal((await limiter.hit('address:a'))?.allowed, true);
+  await limiter.refund('address:a', counted.windowEnd);
+  assert.equal((await limiter.hit('address:a'))?.allowed, false, 'the refund did not open the new window');
+});
+
+test('a refund that arrives after its window ended gives nothing to the next window (Redis)', async (t) => {
+  if (!(await redisAnswers(REDIS_URL))) return t.skip(`Redis does not answer at ${REDIS_URL}`);
+  const { app, ctx } = await buildTestApp(t, { config: { tokenRateLimitPerMinute: 1, redisUrl: REDIS_URL } });
+  await app.ready();
+  // Called directly, the limiter fails open until its connection is up: wait for it.
+  if (ctx.redis?.status !== 'ready') await once(ctx.redis!, 'ready');
+  const limiter = app.rateLimits.token;
+  const key = `address:${randomUUID()}`;
+  const counted = (await limiter.hit(key))!;
+  assert.ok(counted.allowed);
+  const redis = new Redis(REDIS_URL);
+  t.after(() => redis.disconnect());
+  // The window ended and the next one began (ending a minute after it) with a guesser's request:
+  // what Redis holds then, made without waiting the minute.
+  await redis.set(`comanda:rl:token:${key}`, '1', 'PX', 120_000);
+  await limiter.refund(key, counted.windowEnd);
+  assert.equal((await limiter.hit(key))?.allowed, false, 'the refund did not open the new window');
+  // A refund in its own window still gives back.
+  const key2 = `address:${randomUUID()}`;
+  const own = (await limiter.hit(key2))!;
+  await limiter.refund(key2, own.windowEnd);
+  assert.equal((await limiter.hit(key2))?.allowed, true, 'a refund in its window gives back');
 });
