@@ -24,16 +24,18 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': { type: 'integer', description: 'Seconds until the window restarts.' },
 };
 
-/** The keys every route of this shape can answer with, whatever its module. */
-function standardKeys(schema: Schema, scope: unknown): string[] {
+/**
+ * The keys every route of this shape can answer with, whatever its module. A route that takes any
+ * credential (`config.anyCredential`, GET /v1/me) checks the token and spends the credential's
+ * budget as a data route does, but names no scope and no restaurant.
+ */
+function standardKeys(schema: Schema, scope: unknown, anyCredential: boolean): string[] {
   const keys = ['internal_error'];
   if (schema.body) keys.push('invalid_body', 'payload_too_large');
   if (schema.querystring || scope) keys.push('invalid_query');
   if (schema.params) keys.push('invalid_parameter');
-  if (scope) {
-    keys.push('restaurant_id_required', 'invalid_token', 'insufficient_scope', 'restaurant_forbidden');
-    keys.push('rate_limited', 'service_unavailable');
-  }
+  if (scope) keys.push('restaurant_id_required', 'insufficient_scope', 'restaurant_forbidden');
+  if (scope || anyCredential) keys.push('invalid_token', 'rate_limited', 'service_unavailable');
   return keys;
 }
 
@@ -73,6 +75,7 @@ function declaredFor(declared: Schema, status: number): Schema | undefined {
 function responses(schema: Schema, route: RouteOptions): Schema {
   const declared: Schema = schema.response ?? {};
   const scope = route.config?.scope;
+  const credential = Boolean(scope) || route.config?.anyCredential === true;
   const result: Schema = {};
   for (const [status, body] of Object.entries(declared)) {
     if (!isSuccess(status)) continue;
@@ -81,11 +84,14 @@ function responses(schema: Schema, route: RouteOptions): Schema {
     const described = body.$ref
       ? { description, ...body }
       : { 'x-response-description': description, ...body };
-    result[status] = scope
+    result[status] = credential
       ? { ...described, headers: { ...body.headers, ...RATE_LIMIT_HEADERS } }
       : described;
   }
-  const keys = [...standardKeys(schema, scope), ...(route.config?.errorKeys ?? [])];
+  const keys = [
+    ...standardKeys(schema, scope, route.config?.anyCredential === true),
+    ...(route.config?.errorKeys ?? []),
+  ];
   for (const [status, samples] of byStatus(APP_ERRORS, keys)) {
     const own = samples.map((sample) => forRoute(sample, schema));
     result[status] = errorResponse(own, declaredFor(declared, status), 'key');
