@@ -66,6 +66,35 @@ function forRoute(sample: Sample, schema: Schema): Sample {
   return { ...sample, message, body: { ...sample.body, message, errors: [error] } };
 }
 
+/** A route with `config.etag` (conditional.ts): the tag on its success, If-None-Match, and the 304. */
+const ETAG_HEADER = {
+  ETag: {
+    type: 'string',
+    description: 'Strong tag of this answer: send it in If-None-Match to read the resource again.',
+  },
+};
+
+const IF_NONE_MATCH = {
+  type: 'string',
+  description: 'Tags held (a list, `W/` compared weakly, or `*`): a current one answers 304 with no body.',
+};
+
+const NOT_MODIFIED = {
+  type: 'null',
+  description:
+    'Not Modified: If-None-Match holds the current tag; no body, and no request of the budget spent.',
+  headers: { ...ETAG_HEADER, ...RATE_LIMIT_HEADERS },
+};
+
+/** The route's header parameters with If-None-Match added. */
+function withIfNoneMatch(headers: Schema | undefined): Schema {
+  return {
+    ...headers,
+    type: 'object',
+    properties: { ...headers?.properties, 'if-none-match': IF_NONE_MATCH },
+  };
+}
+
 const isSuccess = (status: string) => /^[23]/.test(status);
 
 function declaredFor(declared: Schema, status: number): Schema | undefined {
@@ -84,10 +113,12 @@ function responses(schema: Schema, route: RouteOptions): Schema {
     const described = body.$ref
       ? { description, ...body }
       : { 'x-response-description': description, ...body };
+    const tagged = route.config?.etag && status.startsWith('2') ? ETAG_HEADER : {};
     result[status] = credential
-      ? { ...described, headers: { ...body.headers, ...RATE_LIMIT_HEADERS } }
+      ? { ...described, headers: { ...body.headers, ...tagged, ...RATE_LIMIT_HEADERS } }
       : described;
   }
+  if (route.config?.etag) result[304] = NOT_MODIFIED;
   const keys = [
     ...standardKeys(schema, scope, route.config?.anyCredential === true),
     ...(route.config?.errorKeys ?? []),
@@ -115,6 +146,7 @@ export function describeRoute({ schema, url, route }: { schema: Schema; url: str
   const declared: Schema = { ...schema, response: referenced(schema.response) };
   const described: Schema = { ...declared, tags: schema?.tags ?? [tagOf(url)] };
   if (schema.body) described.body = referenced(schema.body);
+  if (route.config?.etag) described.headers = withIfNoneMatch(schema.headers);
   if (url.startsWith('/oauth/')) return { schema: describeOAuthRoute(described, url), url };
   const scope = route.config?.scope;
   if (scope) described.security = [...[scope].flat().map((s) => ({ oauth2: [s] })), { bearer: [] }];
