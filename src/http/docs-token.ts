@@ -114,6 +114,30 @@ const CONSENT_PAGE = {
   content: { 'text/html': { schema: { type: 'string' } } },
 };
 
+/**
+ * A browser's refusal of GET /oauth/authorize (console/consent.ts): an unusable request is shown as
+ * a page, not as the JSON error a Bearer caller gets; one with a trusted redirect_uri goes back to
+ * it with 303.
+ */
+function alsoShownAsPage(error: Schema): Schema {
+  const { 'x-response-description': description, 'x-examples': examples, headers, ...schema } = error;
+  return {
+    description: `${description}\n\nIn a browser: the refusal as a page (text/html).`,
+    headers,
+    content: {
+      'application/json': { schema, examples },
+      'text/html': { schema: { type: 'string' } },
+    },
+  };
+}
+
+const BROWSER_REDIRECT = {
+  type: 'null',
+  description:
+    'In a browser: redirect to redirect_uri with `error` and `state` (a request it cannot use), or to the console to change the password first.',
+  headers: { Location: { type: 'string', description: 'Where the browser goes next.' } },
+};
+
 function oauthResponses(declared: Schema, keys: string[]): Schema {
   const result: Schema = {};
   for (const [status, body] of Object.entries(declared)) {
@@ -144,6 +168,7 @@ export function describeOAuthRoute(schema: Schema, url: string): Schema {
       },
     };
   }
+  const errors = oauthResponses(declared, AUTHORIZE_ERROR_KEYS);
   return {
     description:
       'A restaurant session (as Bearer, or the console in a browser) approves an installed application.',
@@ -152,7 +177,9 @@ export function describeOAuthRoute(schema: Schema, url: string): Schema {
     security: [{ bearer: [] }],
     response: {
       200: declared[200] ?? CONSENT_PAGE,
-      ...oauthResponses(declared, AUTHORIZE_ERROR_KEYS),
+      ...errors,
+      400: alsoShownAsPage(errors[400]),
+      303: BROWSER_REDIRECT,
       302: {
         type: 'null',
         description: 'Redirect to redirect_uri with `code` and `state` (or `error` and `state`).',
