@@ -52,8 +52,10 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
 // SQLSTATE classes and codes that mean "not now" rather than "wrong": 08 connection exceptions,
 // 53 insufficient resources (53300: out of connection slots), 57 operator intervention (57014: the
 // statement outlived its budget; 57P01-03: shutdown), 55P03 lock_timeout, 25P03 a transaction
-// left idle past its limit. The server has rolled the transaction back in each case.
-const UNAVAILABLE_SQLSTATE = /^(08|53|57)|^55P03$|^25P03$/;
+// left idle past its limit, 40P01 deadlock_detected (the write was the victim of a cycle with
+// another writer, an import say) and 40001 serialization_failure. The server has rolled the
+// transaction back in each case.
+const UNAVAILABLE_SQLSTATE = /^(08|53|57)|^55P03$|^25P03$|^40P01$|^40001$/;
 
 function isDatabaseUnavailable(error: { code?: string; message?: string }): boolean {
   if (error.code && (CONNECTION_CODES.has(error.code) || UNAVAILABLE_SQLSTATE.test(error.code))) return true;

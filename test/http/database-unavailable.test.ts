@@ -14,6 +14,8 @@ const UNAVAILABLE = {
   '57014': 'statement timeout',
   '55P03': 'lock timeout',
   '25P03': 'idle in transaction timeout',
+  '40P01': 'deadlock detected',
+  '40001': 'serialization failure',
   '57P01': 'administrator shutdown',
   '08006': 'connection failure',
 };

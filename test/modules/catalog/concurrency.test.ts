@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import pg from 'pg';
 import { openDatabase } from '../../../src/db/database.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { addProduct } from '../../support/catalog-world.ts';
@@ -132,4 +133,55 @@ test('concurrent product writes', async (t) => {
     assert.notEqual(second, app);
     if (testDatabaseUrl) assert.notEqual(secondHandle.db, database.db);
   });
+});
+
+test('an edit chosen as the victim of a deadlock with another writer is 503 with Retry-After and writes nothing', {
+  skip: testDatabaseUrl ? false : 'needs PostgreSQL (a second connection)',
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const admin = new pg.Client({ connectionString: database.url });
+  const other = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  await other.connect();
+  try {
+    // The service's connections check for a deadlock 2 s into a wait, the other writer's only
+    // after a minute: the service's edit is the one PostgreSQL cancels (the other closes the
+    // cycle later).
+    const name = new URL(database.url).pathname.slice(1);
+    await admin.query(`alter database "${name}" set deadlock_timeout = '2s'`);
+    const handle = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
+    t.after(() => handle.close());
+    const { put, get, history, world } = await catalogApp(t, { database: { ...handle, url: database.url } });
+    const id = world.products.calabresa;
+    const before = (await get(`/v1/products/${id}`)).body;
+    // Another writer (an import, say) that takes the category first, then the product.
+    await other.query('begin');
+    await other.query(`set local deadlock_timeout = '60s'`);
+    await other.query('select id from product_categories where id = $1 for update', [
+      world.categories.drinks,
+    ]);
+    // The move locks the product, then waits for the category.
+    const edit = put(id, { product_category_id: world.categories.drinks });
+    const waiting = async () =>
+      (
+        await admin.query(
+          `select count(*)::int as n from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      ).rows[0].n as number;
+    while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const otherProduct = other.query('select id from products where id = $1 for update', [id]);
+    const res = await edit;
+    await otherProduct;
+    await other.query('rollback');
+    assert.equal(res.statusCode, 503, res.body);
+    assert.equal(res.json().key, 'service_unavailable');
+    assert.equal(res.headers['retry-after'], '1');
+    assert.equal((await get(`/v1/products/${id}`)).body, before);
+    assert.equal((await history(id)).length, 0);
+  } finally {
+    await other.end();
+    await admin.end();
+  }
 });
