@@ -1,5 +1,12 @@
 // The 32 attributes of the fiscal projection (contract 2.3), in contract order. They are
 // columns of `products` with these exact names, all text: codes keep their leading zeros.
+/**
+ * The most characters a fiscal attribute's value holds, as a name or a description: its codes and
+ * rates are a few characters, and a bound keeps 100 products' 32 attributes from making an answer
+ * of hundreds of megabytes.
+ */
+export const FISCAL_VALUE_MAX = 255;
+
 export const FISCAL_COLUMNS = [
   'ncm',
   'cfop',

@@ -4,7 +4,7 @@
 // imported again as it is stored moves no catalog_version; what a menu shows of the rest is
 // recorded for menu.updated (events.ts).
 import { sql } from 'kysely';
-import { FISCAL_COLUMNS } from '../db/fiscal-columns.ts';
+import { FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../db/fiscal-columns.ts';
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection, Ref, Row, WriteContext } from './collection.ts';
 import { menuChanged } from './events.ts';
@@ -19,6 +19,8 @@ import { deleteWhereIn, differences, insertRows, storedLists, upsertRows } from 
 const fiscalValue: Check<string> = (value) => {
   if (typeof value !== 'string')
     throw new FieldProblem('must be a string or null (codes keep their leading zeros)');
+  if ([...value].length > FISCAL_VALUE_MAX)
+    throw new FieldProblem(`must be at most ${FISCAL_VALUE_MAX} characters`);
   return storable(value);
 };
 const NO_FISCAL = Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, null]));

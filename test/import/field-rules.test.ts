@@ -198,6 +198,13 @@ const CASES: [string, string, (f: File) => void][] = [
     },
   ],
   [
+    'a fiscal attribute of more than 255 characters is rejected',
+    'products[0].fiscal.cest: must be at most 255 characters',
+    (f) => {
+      f.products[0].fiscal.cest = '1'.repeat(256);
+    },
+  ],
+  [
     'an unknown fiscal attribute is rejected',
     'products[0].fiscal.ncn: unknown field',
     (f) => {

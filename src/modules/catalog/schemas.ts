@@ -2,7 +2,7 @@
 // strictly (no coercion, unknown fields rejected); decimals, trimming and "no effective change"
 // are checked by edit-input.ts, which JSON Schema cannot express exactly.
 import { type Static, Type } from 'typebox';
-import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
+import { FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../../db/fiscal-columns.ts';
 import { nullable } from '../../http/nullable.ts';
 import { idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
@@ -42,10 +42,15 @@ const fields = {
 
 export const FiscalInfoInput = nameSchema(
   'FiscalInfoInput',
-  Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullable(Type.String()))])), {
-    additionalProperties: false,
-    description: 'Partial: omitted attributes stay; null clears one.',
-  }),
+  Type.Object(
+    Object.fromEntries(
+      FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullable(Type.String({ maxLength: FISCAL_VALUE_MAX })))]),
+    ),
+    {
+      additionalProperties: false,
+      description: 'Partial: omitted attributes stay; null clears one.',
+    },
+  ),
 );
 
 const optional = <T extends Record<string, any>>(o: T) =>

@@ -186,6 +186,15 @@ test('PUT /v1/products/{productId}: body rules', async (t) => {
     await rejects({ fiscal_info: 'ncm=123' }, 'fiscal_info');
   });
 
+  await t.test('a fiscal attribute holds at most 255 characters', async () => {
+    const ok = await put(id, { fiscal_info: { cbenef: '🍕'.repeat(255) } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    await rejects({ fiscal_info: { ncm: '0'.repeat(256) } }, 'fiscal_info.ncm');
+    const batch = await bulk([{ id, fiscal_info: { cest: 'x'.repeat(31_000) } }]);
+    assert.equal(batch.statusCode, 400);
+    assert.equal(batch.json().errors[0].field, '[0].fiscal_info.cest');
+  });
+
   await t.test('an unknown or read-only fiscal attribute is rejected', async () => {
     await rejects({ fiscal_info: { ncm: '1', colour: 'red' } }, 'fiscal_info.colour');
     await rejects({ fiscal_info: { fiscal_group_id: '5' } }, 'fiscal_info.fiscal_group_id');
