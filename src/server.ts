@@ -43,6 +43,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const owner = await claimDataDir(config);
   let database: DatabaseHandle | undefined;
   let provider: DemoFiscalProvider | undefined;
+  let built: FastifyInstance | undefined;
   try {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
@@ -55,6 +56,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const secrets = resolveSecrets(config);
     await checkSecrets(database.db, config, secrets);
     const app = await buildApp({ config, database, db: database.db, secrets });
+    built = app;
     options.routes?.(app);
     // On the demo data without FISCAL_PROVIDER_URL, before the first request can query a provider.
     provider = demoFiscalProvider(app.ctx, (url) =>
@@ -98,6 +100,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     };
     return { app, database, address, demoFiscalProvider: demoProvider, stop };
   } catch (err) {
+    // The app holds what its onClose hooks let go of (the Redis client, which reconnects
+    // forever): a start that fails after building it (a port in use) must still exit.
+    await built?.close();
     await provider?.close();
     await owner?.closeChannel();
     await database?.close();
