@@ -5,12 +5,14 @@ import { registerCredentialCommands } from './cli/credential-commands.ts';
 import { registerDatabaseCommands, registerExport } from './cli/database-commands.ts';
 import { registerDemo } from './cli/demo.ts';
 import { registerFiscalSimulator } from './cli/fiscal-simulator.ts';
+import { quietOnClosedStdout } from './cli/output.ts';
 import { registerSecretCommands } from './cli/secrets.ts';
 import { registerServe } from './cli/serve.ts';
 import { registerUserCommands } from './cli/user.ts';
 import { registerWebhookCommands } from './cli/webhook-commands.ts';
 import { EnvFileError, loadEnvFile } from './lib/env-file.ts';
 
+quietOnClosedStdout();
 try {
   loadEnvFile();
 } catch (err) {

@@ -12,6 +12,17 @@ export function print<T>(options: OutputOptions, result: T, human: (result: T) =
   process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${human(result)}\n`);
 }
 
+/**
+ * A reader that stops early (`comanda export --restaurant 1 | head`) closes the pipe: the rest of
+ * the output goes nowhere and the command ends as it would have, without a stack trace.
+ */
+export function quietOnClosedStdout(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+    process.exitCode = fail(err);
+  });
+}
+
 /** Wraps a commander action: every failure becomes `error: ...` on stderr and an exit code. */
 export function action<A extends unknown[]>(run: (...args: A) => Promise<void>) {
   return async (...args: A) => {

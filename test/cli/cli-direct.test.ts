@@ -1,6 +1,7 @@
 // `node src/cli.ts ...` as real processes with no server running: each command takes the
 // DATA_DIR lock, opens the embedded database itself, and lets go.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -77,6 +78,21 @@ test('the CLI without a running server', async (t) => {
     assert.equal(result.code, 1);
     assert.equal(result.stderr, `error: cannot write ${output}: ENOENT\n`);
   });
+
+  await t.test(
+    'export to a pipe its reader closed (`| head`) ends quietly, without a stack trace',
+    async () => {
+      const cli = new URL('../../src/cli.ts', import.meta.url).pathname;
+      const child = spawn(process.execPath, [cli, 'export', '--restaurant', '1'], { env });
+      // The reader goes before the export is written: its write finds the pipe closed (EPIPE).
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(stderr, '');
+      assert.equal(code, 0);
+    },
+  );
 
   await t.test(
     'api-key create prints the key once; --json gives id, api_key, restaurant_ids and scopes',
