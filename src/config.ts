@@ -168,6 +168,15 @@ function databaseUrl(env: Env): string | undefined {
   throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got "${shown(raw)}")`);
 }
 
+/** HOST: an IP address, or a host name (resolved when the server listens). */
+function host(env: Env): string {
+  const raw = env.HOST;
+  if (raw === undefined || raw === '') return '127.0.0.1';
+  const label = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+  if (isIP(raw) || (raw.length <= 253 && raw.split('.').every((part) => label.test(part)))) return raw;
+  throw new ConfigError(`HOST must be an IP address or a host name (got "${raw}")`);
+}
+
 /** One worker per core beyond the event loop's, at least one and at most four. */
 const defaultDetailWorkers = () => Math.max(1, Math.min(4, availableParallelism() - 1));
 
@@ -176,10 +185,9 @@ export function parseConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
-  const host = env.HOST || '127.0.0.1';
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
-    host,
+    host: host(env),
     databaseUrl: databaseUrl(env),
     databasePooler: pooler(env),
     migrationDatabaseUrl: url(env, 'MIGRATION_DATABASE_URL', ['postgres:', 'postgresql:']),

@@ -5,7 +5,7 @@ import { type DemoFiscalProvider, demoFiscalProvider } from './admin/demo-fiscal
 import { claimDataDir } from './admin/embedded-owner.ts';
 import { checkSecrets } from './admin/secret-check.ts';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { migrateFor } from './db/migrate.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
@@ -22,6 +22,13 @@ async function drained(app: FastifyInstance, ms: number): Promise<void> {
   while (Date.now() < until && (await open()) > 0) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
   }
+}
+
+/** A HOST that resolves to no address (a typo) is a setting to fix, named as invalid values are. */
+export function listenError(err: unknown, host: string): unknown {
+  const { syscall, code } = err as NodeJS.ErrnoException;
+  if (syscall !== 'getaddrinfo') return err;
+  return new ConfigError(`HOST "${host}" does not resolve to an address (${code})`);
 }
 
 export type RunningServer = {
@@ -67,7 +74,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     );
     await provider.start();
     const demoProvider = provider;
-    const address = await app.listen({ port: config.port, host: config.host });
+    const address = await app.listen({ port: config.port, host: config.host }).catch((err) => {
+      throw listenError(err, config.host);
+    });
     await owner?.serve({ config, db: database.db, secrets });
     // Webhook deliveries and the event purge; stopped before the database closes.
     const jobs = startBackgroundJobs(app);

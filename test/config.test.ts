@@ -7,6 +7,9 @@ import { ConfigError, parseConfig } from '../src/config.ts';
 const INVALID: [string, string, RegExp][] = [
   ['PORT', '70000', /^PORT must be a whole number from 0 to 65535 \(got "70000"\)$/],
   ['PORT', '3000abc', /^PORT must be a whole number/],
+  ['HOST', 'http://0.0.0.0', /^HOST must be an IP address or a host name \(got "http:\/\/0.0.0.0"\)$/],
+  ['HOST', '0.0.0.0:3000', /^HOST must be an IP address or a host name/],
+  ['HOST', 'my host', /^HOST must be an IP address or a host name/],
   [
     'DATABASE_URL',
     'mysql://root:hunter2@db/comanda',
@@ -116,6 +119,12 @@ test('the configuration', async (t) => {
       '::1',
       'fd00::/8',
     ]);
+  });
+
+  await t.test('HOST takes an IP address or a host name', () => {
+    for (const host of ['0.0.0.0', '::', '::1', 'localhost', 'api-1.internal']) {
+      assert.equal(parseConfig({ HOST: host }).host, host);
+    }
   });
 
   await t.test('set variables are parsed and typed; an empty value means unset', () => {

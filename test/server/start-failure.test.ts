@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
+import { ConfigError } from '../../src/config.ts';
+import { listenError } from '../../src/server.ts';
 import { cliEnv, seededDataDir } from '../cli/cli-process.ts';
 
 const CLI = new URL('../../src/cli.ts', import.meta.url).pathname;
@@ -25,4 +27,18 @@ test('serve on a port in use exits 1 with one line, with REDIS_URL set', async (
   });
   assert.equal(code, 1, stderr);
   assert.equal(stderr, `error: cannot listen: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`);
+});
+
+test('a HOST that resolves to no address is a configuration error naming HOST', () => {
+  // The error net raises when HOST's lookup fails, without asking a resolver.
+  const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND api.internall'), {
+    code: 'ENOTFOUND',
+    syscall: 'getaddrinfo',
+    hostname: 'api.internall',
+  });
+  const err = listenError(lookup, 'api.internall');
+  assert.ok(err instanceof ConfigError);
+  assert.equal(err.message, 'HOST "api.internall" does not resolve to an address (ENOTFOUND)');
+  const inUse = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE', syscall: 'listen' });
+  assert.equal(listenError(inUse, '127.0.0.1'), inUse);
 });
