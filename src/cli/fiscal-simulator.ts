@@ -2,6 +2,7 @@
 // (fiscal-provider.md) that serves the received NF-e of an import file (default: the demo data),
 // accepting the brands' fiscal tokens of that file. Point FISCAL_PROVIDER_URL at it.
 import type { Command } from 'commander';
+import { CommandError } from '../admin/commands.ts';
 import { buildDemoData } from '../demo/demo.ts';
 import { startFiscalSimulator } from '../fiscal-simulator/fiscal-simulator.ts';
 import {
@@ -43,7 +44,9 @@ export function registerFiscalSimulator(program: Command): void {
         const data = options.data ? readJsonFile(options.data) : buildDemoData();
         const { notes, tokens } = notesOf(data, options.data ?? 'the demo data');
         const port = Number(options.port);
-        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0 to 65535`);
+        if (!/^\d+$/.test(options.port) || port > 65535) {
+          throw new CommandError(`--port must be a whole number from 0 to 65535 (got "${options.port}")`);
+        }
         const simulator = await startFiscalSimulator({ port, host: options.host, notes, tokens });
         const result = { url: simulator.url, notes: notes.size, tokens: tokens.size };
         print(options, result, (r) =>

@@ -88,4 +88,11 @@ test('the fiscal simulator command', async (t) => {
       /^error: .*bad\.json does not follow the import format \(\d+ problems\):\n {2}nfe_received\[0\]\.restaurant_id: is required\n/,
     );
   });
+
+  await t.test('a --port that is not a port is a plain user error', async () => {
+    const dir = tempDir(t);
+    const result = await runCli(['fiscal-simulator', '--port', 'abc'], cliEnv(dir));
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, 'error: --port must be a whole number from 0 to 65535 (got "abc")\n');
+  });
 });
