@@ -1,9 +1,9 @@
 // A server on embedded PGlite in DATA_DIR owns the folder: it holds the lock while it runs
 // (waiting for a CLI command that holds it to finish) and serves the admin channel, so other
 // `comanda` processes reach the database through it. PostgreSQL and memory:// need neither.
-import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
+import { makeDataDir } from '../lib/data-dir.ts';
 import { tryLock } from '../lib/lock-file.ts';
 import { type AdminChannel, startAdminChannel } from './admin-channel.ts';
 import { type CommandContext, CommandError } from './commands.ts';
@@ -17,7 +17,7 @@ type EmbeddedOwner = {
 export async function claimDataDir(config: Config, waitMs = 30_000): Promise<EmbeddedOwner | null> {
   if (config.databaseUrl) return null;
   const dataDir = config.dataDir;
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   const deadline = Date.now() + waitMs;
   for (;;) {
     const lock = await tryLock(dataDir, 'server', 'serve');

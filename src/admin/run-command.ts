@@ -2,13 +2,14 @@
 // Embedded PGlite in DATA_DIR: when a server holds the folder's lock, over its admin channel;
 // otherwise this process takes the lock, opens the folder, runs the command and lets go.
 // Two processes never open the same PGlite folder.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateFor } from '../db/migrate.ts';
 import type { ImportProgress } from '../import/import.ts';
+import { makeDataDir } from '../lib/data-dir.ts';
 import { type LockInfo, tryLock } from '../lib/lock-file.ts';
 import { resolveSecrets } from '../lib/secrets-store.ts';
 import { tokenPath } from './admin-channel.ts';
@@ -32,7 +33,7 @@ export async function runCommand(
   options: RunOptions = {},
 ) {
   if (config.databaseUrl) return runHere(config, name, args, options);
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDataDir(config.dataDir);
   const deadline = Date.now() + (options.waitMs ?? 30_000);
   let told = false;
   for (;;) {

@@ -1,6 +1,5 @@
 // One factory for both databases: PostgreSQL through a `pg` pool when DATABASE_URL is a
 // postgres:// URL, embedded PGlite otherwise (DATA_DIR on disk, or memory://).
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -11,6 +10,7 @@ import {
   type PostgresDialectConfig,
 } from 'kysely';
 import pg from 'pg';
+import { makeDataDir } from '../lib/data-dir.ts';
 import { PreparingClient } from './prepared.ts';
 import type { Database, Db } from './types.ts';
 
@@ -81,7 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
 async function createPglite(options: DatabaseOptions): Promise<PGlite> {
   const inMemory = options.databaseUrl === 'memory://';
-  if (!inMemory) mkdirSync(options.dataDir ?? './data', { recursive: true });
+  if (!inMemory) makeDataDir(options.dataDir ?? './data');
   return PGlite.create({
     dataDir: inMemory ? undefined : options.dataDir,
     parsers: PGLITE_PARSERS,

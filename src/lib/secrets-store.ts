@@ -2,10 +2,11 @@
 // (mode 0600) and reused on every start. Several instances must share them: set the
 // environment variables in production.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Config } from '../config.ts';
+import { makeDataDir } from './data-dir.ts';
 
 type Stored = { sessionSecret?: string; fiscalTokenKey?: string };
 
@@ -20,7 +21,7 @@ function readStored(file: string): Stored {
 }
 
 function writeStored(config: Config, stored: Stored): void {
-  mkdirSync(config.dataDir, { recursive: true });
+  makeDataDir(config.dataDir);
   // Written aside and renamed (write-file-atomic): a failed write (a full disk) never leaves a
   // truncated file, whose secrets would be generated again and no longer match the database.
   writeFileAtomic.sync(fileOf(config), JSON.stringify(stored), { mode: 0o600 });
