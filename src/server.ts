@@ -84,9 +84,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let stopping: Promise<void> | undefined;
     const stop = () => {
       stopping ??= (async () => {
-        // SHUTDOWN_TIMEOUT_MS: requests still in flight then are cut (their transactions, never
-        // committed, roll back when the connection goes); stopOnSignals exits soon after.
-        const cut = setTimeout(() => app.server.closeAllConnections(), config.shutdownTimeoutMs);
+        // SHUTDOWN_TIMEOUT_MS: requests still in flight then are cut, their database work with
+        // them (database.ts cut: never committed, rolled back); stopOnSignals exits soon after.
+        const cut = setTimeout(() => {
+          app.server.closeAllConnections();
+          void opened.cut();
+        }, config.shutdownTimeoutMs);
         const closing = (async () => {
           // Draining (src/http/draining.ts): connections stay open a moment and every request on
           // them is answered 503 with Connection: close, rather than closed under a request that

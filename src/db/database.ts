@@ -23,6 +23,14 @@ export type DatabaseHandle = {
   pglite?: PGlite;
   ping(): Promise<void>;
   poolStats(): { total: number; idle: number; waiting: number };
+  /**
+   * A stop's deadline (server.ts): ends the work of the requests still in flight, so that none of
+   * it commits after they were cut. PostgreSQL: their backends are terminated (the server rolls
+   * their transactions back, a statement waiting on a lock included) and their connections closed,
+   * so no COMMIT can follow; through a transaction pooler, only the connections are closed.
+   * PGlite: nothing (the process exits a second later).
+   */
+  cut(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -71,6 +79,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       await pglite.query('select 1');
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    async cut() {},
     async close() {
       // destroy() closes the PGlite instance too
       await db.destroy();
@@ -111,6 +120,11 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
   // between two statements of a transaction (a restart) would be an unhandled 'error' that
   // kills the process. With this the next query on that client fails (503) and the pool drops it.
   pool.on('connect', (client) => client.on('error', () => {}));
+  // pg sets processID (the backend's pid) but does not type it.
+  const inUse = new Set<pg.PoolClient & { processID?: number | null }>();
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_err, client) => inUse.delete(client));
+  pool.on('remove', (client) => inUse.delete(client as pg.PoolClient));
   const dialect = pooled && timeouts ? new BudgetPerTransaction({ pool }, timeouts) : new Dialect({ pool });
   const db = new Kysely<Database>({ dialect });
   return {
@@ -125,10 +139,29 @@ function openPostgres(connectionString: string, options: DatabaseOptions): Datab
       }
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    async cut() {
+      const clients = [...inUse];
+      // Behind a pooler a client's backend id is the pooler's own: never terminate by it.
+      const pids = pooled ? [] : clients.flatMap((client) => client.processID ?? []);
+      if (pids.length) await terminate(connectionString, pids).catch(() => {});
+      for (const client of clients) client.connection.stream.destroy();
+    },
     async close() {
       await db.destroy();
     },
   };
+}
+
+/** Terminates the backends `pids` over a connection of its own (the pool may be full), within a second. */
+async function terminate(connectionString: string, pids: number[]): Promise<void> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select pg_terminate_backend(pid) from unnest($1::integer[]) as pid', [pids]);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /**

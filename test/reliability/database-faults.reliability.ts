@@ -277,6 +277,36 @@ test('database faults', { skip: SKIP, timeout: 300_000 }, async (t) => {
     },
   );
   await t.test(
+    'SIGTERM: a write cut at the deadline never commits, even when its lock frees before the process exits',
+    async (t) => {
+      const { databaseUrl, ids, session } = await world(t);
+      const instance = await startInstance(t, {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: tempDir(t),
+        DATABASE_STATEMENT_TIMEOUT_MS: '8000',
+        SHUTDOWN_TIMEOUT_MS: '1000',
+      });
+      const [id] = ids.a.products;
+      const before = await prices(databaseUrl, [id]);
+      const lock = await holdLocks(databaseUrl, [id]);
+      const write = http(`${instance.url}/v1/products/${id}`, {
+        method: 'PUT',
+        headers: bearer(session),
+        body: JSON.stringify({ price: 66.66 }),
+      });
+      await sleep(300);
+      instance.child.kill('SIGTERM');
+      // The cut comes 1 s after the signal and the exit a second later: the lock frees between.
+      await sleep(1400);
+      await lock.release();
+      await instance.exited;
+      const answer = await write;
+      assert.notEqual(answer.status, 200, 'the cut write was not acknowledged');
+      await sleep(500);
+      assert.deepEqual(await prices(databaseUrl, [id]), before, 'the cut write did not commit');
+    },
+  );
+  await t.test(
     "two instances: writes and token exchanges blocked by another session's lock answer 503 within their budget and commit nothing",
     async (t) => {
       const { databaseUrl, ids, key, keyId, session } = await world(t);
