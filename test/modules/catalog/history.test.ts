@@ -228,7 +228,7 @@ test('GET /v1/products/{productId}/history', async (t) => {
     assert.ok(operation.summary);
     assert.deepEqual(operation.security, [{ oauth2: ['products:read'] }, { bearer: [] }]);
     const names = operation.parameters.map((p: { name: string }) => p.name).sort();
-    assert.deepEqual(names, ['cursor', 'limit', 'productId', 'restaurant_id']);
+    assert.deepEqual(names, ['cursor', 'if-none-match', 'limit', 'productId', 'restaurant_id']);
     const notFound = resolve(doc, operation.responses['404'].content['application/json'].schema);
     assert.deepEqual(notFound.properties.key.enum, ['product_not_found']);
     const page = resolve(doc, operation.responses['200'].content['application/json'].schema);
