@@ -92,8 +92,8 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
 }
 
-/** A refused connection string as an error may show it: nothing up to its last '@', no password=. */
-function shown(raw: string): string {
+/** A connection string as an error may show it: nothing up to its last '@', no password=. */
+export function shownUrl(raw: string): string {
   return (raw.split('@').pop() as string).replace(/(password\s*=\s*)('[^']*'|\S+)/gi, '$1***');
 }
 
@@ -104,7 +104,7 @@ function url(env: Env, name: string, protocols: string[], fallback?: string): st
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (got "${shown(raw)}")`);
+    throw new ConfigError(`${name} must be a URL (got "${shownUrl(raw)}")`);
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
@@ -165,7 +165,7 @@ function databaseUrl(env: Env): string | undefined {
     }
     return raw;
   }
-  throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got "${shown(raw)}")`);
+  throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got "${shownUrl(raw)}")`);
 }
 
 /** HOST: an IP address, or a host name (resolved when the server listens). */

@@ -7,6 +7,7 @@ import { checkSecrets } from './admin/secret-check.ts';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/database.ts';
+import { connectOrStop } from './db/first-connection.ts';
 import { migrateFor } from './db/migrate.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
 import { startBackgroundJobs } from './modules/webhooks/background.ts';
@@ -59,6 +60,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       pooler: config.databasePooler,
       statementTimeoutMs: config.databaseStatementTimeoutMs,
     });
+    await connectOrStop(database, 'DATABASE_URL', config.databaseUrl);
     await migrateFor(config, database);
     const secrets = resolveSecrets(config);
     await checkSecrets(database.db, config, secrets);

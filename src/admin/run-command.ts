@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
+import { connectOrStop } from '../db/first-connection.ts';
 import { migrateFor } from '../db/migrate.ts';
 import type { ImportProgress } from '../import/import.ts';
 import { makeDataDir } from '../lib/data-dir.ts';
@@ -77,6 +78,7 @@ async function runHere(config: Config, name: string, args: Record<string, unknow
     pooler: config.databasePooler,
   });
   try {
+    await connectOrStop(database, 'DATABASE_URL', config.databaseUrl);
     const applied = await migrateFor(config, database);
     const secrets = resolveSecrets(config);
     await checkSecrets(database.db, config, secrets);

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Config } from '../config.ts';
 import { type DatabaseHandle, type Db, openDatabase } from './database.ts';
+import { connectOrStop } from './first-connection.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
@@ -47,6 +48,7 @@ export async function migrateFor(config: Config, database: DatabaseHandle): Prom
   if (!config.migrationDatabaseUrl) return migrate(database.db);
   const direct = await openDatabase({ databaseUrl: config.migrationDatabaseUrl, poolSize: 1 });
   try {
+    await connectOrStop(direct, 'MIGRATION_DATABASE_URL', config.migrationDatabaseUrl);
     return await migrate(direct.db);
   } finally {
     await direct.close();
