@@ -47,7 +47,9 @@ function call<T>(
   return Object.entries(factories).map(([name, make]) => make(...(args[name] ?? [])));
 }
 
-const byKey = (samples: Sample[]): ReadonlyMap<string, Sample> => new Map(samples.map((s) => [s.key, s]));
+/** A key's sample is its first factory's (`serviceUnavailable` documents the key, not `shuttingDown`). */
+const byKey = (samples: Sample[]): ReadonlyMap<string, Sample> =>
+  new Map(samples.toReversed().map((s) => [s.key, s]));
 
 export const APP_ERRORS = byKey(
   call<AppError>(errors, SAMPLE_ARGS).map((e) => ({

@@ -4,7 +4,8 @@
 // answers. A client therefore gets an answer on every connection it holds instead of finding it
 // closed under a request it has just sent. Fastify's own 503 while closing has neither the error
 // model nor Retry-After, so app.ts turns it off (return503OnClosing) and this hook answers
-// instead, app.close() included.
+// instead, app.close() included. Each of these answers is logged at info, without a stack: an
+// expected part of a stop, not a fault.
 import type { FastifyInstance } from 'fastify';
 import { errors } from './errors.ts';
 
@@ -24,7 +25,7 @@ export function installDraining(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
     if (!draining.has(app)) return;
     reply.header('connection', 'close');
-    throw errors.serviceUnavailable('This instance is shutting down. Retry the request.');
+    throw errors.shuttingDown();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (draining.has(app)) reply.header('connection', 'close');

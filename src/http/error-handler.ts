@@ -120,8 +120,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const appError = toAppError(error);
     const message = clip(appError.message, MAX_MESSAGE);
-    if (appError.statusCode >= 500) request.log.error({ errorId, err: boundedError(error) }, appError.key);
-    else request.log.info({ errorId, key: appError.key, fields: appError.errors }, message);
+    if (appError.statusCode >= 500 && !appError.expected) {
+      request.log.error({ errorId, err: boundedError(error) }, appError.key);
+    } else request.log.info({ errorId, key: appError.key, fields: appError.errors }, message);
     if (request.url.startsWith('/oauth/token')) return sendOAuth(reply, asOAuth(appError), message);
     if (appError.headers) reply.headers(appError.headers);
     return reply.code(appError.statusCode).send({

@@ -10,12 +10,19 @@ export class AppError extends Error {
   readonly headers?: Record<string, string>;
   /** Extra top-level members of the body (e.g. `conflicts`). */
   readonly extra?: Record<string, unknown>;
+  /** A 5xx the service answers by design (a stop's drain): logged at info, without a stack. */
+  readonly expected: boolean;
 
   constructor(
     statusCode: number,
     key: string,
     message: string,
-    opts: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+    opts: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      extra?: Record<string, unknown>;
+      expected?: boolean;
+    } = {},
   ) {
     super(message);
     this.statusCode = statusCode;
@@ -23,6 +30,7 @@ export class AppError extends Error {
     this.errors = opts.errors;
     this.headers = opts.headers;
     this.extra = opts.extra;
+    this.expected = opts.expected ?? false;
   }
 }
 
@@ -183,9 +191,17 @@ export const errors = {
     new AppError(503, 'fiscal_not_configured', 'The brand has no fiscal provider credential configured.', {
       headers: { 'retry-after': '3600' },
     }),
-  /** The database cannot serve now, or (with its own message) this instance is shutting down. */
-  serviceUnavailable: (message = 'The database is unavailable. Retry later.') =>
-    new AppError(503, 'service_unavailable', message, { headers: { 'retry-after': '1' } }),
+  /** The database cannot serve now. */
+  serviceUnavailable: () =>
+    new AppError(503, 'service_unavailable', 'The database is unavailable. Retry later.', {
+      headers: { 'retry-after': '1' },
+    }),
+  /** This instance is stopping (draining.ts): the same key, expected, so not logged as a fault. */
+  shuttingDown: () =>
+    new AppError(503, 'service_unavailable', 'This instance is shutting down. Retry the request.', {
+      headers: { 'retry-after': '1' },
+      expected: true,
+    }),
 };
 
 /** RFC 6749 section 5.2 errors of the token endpoint: rendered as `{error, error_description}`. */

@@ -80,3 +80,41 @@ test('request logs at info: every request with its reqId', async (t) => {
   assert.equal(completed?.res.statusCode, 200);
   assert.doesNotMatch(JSON.stringify(written), /secret/);
 });
+
+test('a stopping server logs each 503 it answers at info without a stack; a database fault stays an error with its cause', async (t) => {
+  const { logStream, text } = logCapture();
+  const { app } = await buildTestApp(t, {
+    logStream,
+    config: { logLevel: 'info' },
+    routes: (app) => {
+      app.get('/v1/test/out-of-slots', async () => {
+        throw Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+      });
+    },
+  });
+  const answered = (res: { statusCode: number; headers: Record<string, unknown> }) => {
+    assert.equal(res.statusCode, 503);
+    const errorId = String(res.headers['x-error-id']);
+    const line = text()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.errorId === errorId);
+    assert.ok(line, `a log line carries the X-Error-Id ${errorId}`);
+    return line;
+  };
+
+  const fault = answered(await app.inject({ url: '/v1/test/out-of-slots' }));
+  assert.equal(fault.level, 50);
+  assert.equal(fault.msg, 'service_unavailable');
+  assert.match(fault.err.stack, /sorry, too many clients already\n\s+at /);
+
+  app.drain();
+  for (const url of ['/v1/menu', '/oauth/token', '/console/login']) {
+    const line = answered(await app.inject({ method: url === '/oauth/token' ? 'POST' : 'GET', url }));
+    assert.equal(line.level, 30, url);
+    assert.equal(line.key, 'service_unavailable', url);
+    assert.match(line.msg, /shutting down/, url);
+    assert.doesNotMatch(JSON.stringify(line), /\n\s+at |"stack"/, url);
+  }
+});

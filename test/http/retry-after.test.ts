@@ -75,7 +75,11 @@ test('every 503 carries Retry-After', async (t) => {
     const samples = [...APP_ERRORS.values(), ...OAUTH_ERRORS.values()].filter((s) => s.status === 503);
     assert.ok(samples.length >= 2, 'the catalogue has 503s');
     for (const sample of samples) assert.ok(sample.headers.includes('retry-after'), sample.key);
-    assert.deepEqual(UNAVAILABLE_FACTORIES.sort(), ['fiscalNotConfigured', 'serviceUnavailable']);
+    assert.deepEqual(UNAVAILABLE_FACTORIES.sort(), [
+      'fiscalNotConfigured',
+      'serviceUnavailable',
+      'shuttingDown',
+    ]);
   });
 
   const { app } = await buildTestApp(t, { routes });

@@ -59,9 +59,10 @@ async function consolePages(app: FastifyInstance): Promise<void> {
     reply.header('x-error-id', errorId);
     const status = error.validation ? 404 : (error.statusCode ?? 500);
     if (status >= 500) {
-      request.log.error({ errorId, err: error }, 'console error');
       // A database that cannot serve now, or a server shutting down: 503 with Retry-After.
       const known = toAppError(error);
+      if (known.expected) request.log.info({ errorId, key: known.key }, known.message);
+      else request.log.error({ errorId, err: error }, 'console error');
       if (known.statusCode === 503) {
         reply.headers(known.headers ?? {});
         return sendMessage(reply, 503, 'Temporarily unavailable', 'Try again in a moment.');
