@@ -62,8 +62,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     await connectOrStop(database, 'DATABASE_URL', config.databaseUrl);
     await migrateFor(config, database);
-    const secrets = resolveSecrets(config);
-    await checkSecrets(database.db, config, secrets);
+    const { secrets, unsaved } = resolveSecrets(config);
+    await checkSecrets(database.db, config, secrets, unsaved);
     const app = await buildApp({ config, database, db: database.db, secrets });
     built = app;
     options.routes?.(app);

@@ -80,8 +80,8 @@ async function runHere(config: Config, name: string, args: Record<string, unknow
   try {
     await connectOrStop(database, 'DATABASE_URL', config.databaseUrl);
     const applied = await migrateFor(config, database);
-    const secrets = resolveSecrets(config);
-    await checkSecrets(database.db, config, secrets);
+    const { secrets, unsaved } = resolveSecrets(config);
+    await checkSecrets(database.db, config, secrets, unsaved);
     const ctx = {
       db: database.db,
       config,

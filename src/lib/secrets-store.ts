@@ -1,5 +1,5 @@
-// Server secrets that may be left unset in development: generated once into DATA_DIR
-// (mode 0600) and reused on every start. Several instances must share them: set the
+// Server secrets that may be left unset in development: generated once, written into DATA_DIR
+// (mode 0600) when the database accepts them, and reused on every start. Several instances must share them: set the
 // environment variables in production.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -33,20 +33,44 @@ export function storeGeneratedSecret(config: Config, name: keyof Stored, value: 
   return fileOf(config);
 }
 
-export function resolveSecrets(config: Config): { sessionSecret: string; fiscalTokenKey: string } {
-  if (config.restaurantSessionSecret && config.fiscalTokenKey) {
-    return { sessionSecret: config.restaurantSessionSecret, fiscalTokenKey: config.fiscalTokenKey };
+export type Secrets = { sessionSecret: string; fiscalTokenKey: string };
+
+/** The secrets in use that were generated just now, and how to write them to DATA_DIR/secrets.json. */
+export type Unsaved = { names: (keyof Secrets)[]; save(): void };
+
+/**
+ * The environment's secrets, else DATA_DIR/secrets.json's, else new ones. New ones are not written
+ * here: the caller saves them once the database has accepted them (src/admin/secret-check.ts), so
+ * a refused start leaves no file behind.
+ */
+export function resolveSecrets(config: Config): { secrets: Secrets; unsaved: Unsaved } {
+  const fromEnvironment = {
+    sessionSecret: config.restaurantSessionSecret,
+    fiscalTokenKey: config.fiscalTokenKey,
+  };
+  if (fromEnvironment.sessionSecret && fromEnvironment.fiscalTokenKey) {
+    const secrets = {
+      sessionSecret: fromEnvironment.sessionSecret,
+      fiscalTokenKey: fromEnvironment.fiscalTokenKey,
+    };
+    return { secrets, unsaved: { names: [], save() {} } };
   }
   const stored = readStored(fileOf(config));
   const next = {
     sessionSecret: stored.sessionSecret ?? randomBytes(32).toString('base64url'),
     fiscalTokenKey: stored.fiscalTokenKey ?? randomBytes(32).toString('base64url'),
   };
-  if (next.sessionSecret !== stored.sessionSecret || next.fiscalTokenKey !== stored.fiscalTokenKey) {
-    writeStored(config, next);
-  }
+  const generated = (['sessionSecret', 'fiscalTokenKey'] as const).filter((name) => !stored[name]);
   return {
-    sessionSecret: config.restaurantSessionSecret ?? next.sessionSecret,
-    fiscalTokenKey: config.fiscalTokenKey ?? next.fiscalTokenKey,
+    secrets: {
+      sessionSecret: fromEnvironment.sessionSecret ?? next.sessionSecret,
+      fiscalTokenKey: fromEnvironment.fiscalTokenKey ?? next.fiscalTokenKey,
+    },
+    unsaved: {
+      names: generated.filter((name) => !fromEnvironment[name]),
+      save: () => {
+        if (generated.length) writeStored(config, next);
+      },
+    },
   };
 }

@@ -1,7 +1,7 @@
 // Secrets that cannot silently disagree: fingerprints in the database, checked by the server and
 // every CLI command, and the rotation of the fiscal token key.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Insertable } from 'kysely';
@@ -13,7 +13,7 @@ import type { WebhookEndpointsTable } from '../../src/db/types.ts';
 import { decryptSecret, encryptSecret } from '../../src/lib/encryption.ts';
 import { world } from '../import/world.ts';
 import { testConfig } from '../support/app.ts';
-import { createTestDatabase } from '../support/database.ts';
+import { createTestDatabase, testDatabaseUrl } from '../support/database.ts';
 import { cliEnv, runCli, seededDataDir, tempDir } from './cli-process.ts';
 
 const KEY_A = 'fiscal-key-a-of-at-least-thirty-two-characters';
@@ -235,13 +235,6 @@ test('a CLI command run with another key exits 2 naming the variable; rotation p
   );
   assert.equal(wrong.stderr.split('\n').length, 2);
 
-  const missing = await runCli(['api-key', 'list'], { ...env, FISCAL_TOKEN_KEY: '' });
-  assert.equal(missing.code, 2);
-  assert.match(
-    missing.stderr,
-    /FISCAL_TOKEN_KEY is not set, and the one generated in .*secrets\.json is not the key/,
-  );
-
   const rotated = await runCli(['secrets', 'rotate-fiscal-key'], env);
   assert.equal(rotated.code, 0, rotated.stderr);
   const newKey = /^FISCAL_TOKEN_KEY=(\S+)$/m.exec(rotated.stdout)?.[1];
@@ -249,5 +242,43 @@ test('a CLI command run with another key exits 2 naming the variable; rotation p
   assert.equal((await runCli(['api-key', 'list'], env)).code, 2);
   const after = await runCli(['api-key', 'list'], { ...env, FISCAL_TOKEN_KEY: newKey });
   assert.equal(after.code, 0, after.stderr);
-  assert.ok(!readFileSync(join(dataDir, 'secrets.json'), 'utf8').includes(newKey));
+  assert.ok(!existsSync(join(dataDir, 'secrets.json')), 'with both variables set, nothing is written');
+});
+
+test('a CLI command refused because a secret is not set leaves no generated secrets.json behind', async (t) => {
+  // On PostgreSQL DATA_DIR holds nothing else: a refused command must not even create it.
+  const database = testDatabaseUrl ? await createTestDatabase() : undefined;
+  t.after(() => database?.close());
+  const dataDir = database ? join(tempDir(t), 'data') : await seededDataDir(t);
+  const env = cliEnv(dataDir, {
+    FISCAL_TOKEN_KEY: KEY_A,
+    RESTAURANT_SESSION_SECRET: SESSION,
+    ...(database && { DATABASE_URL: database.url }),
+  });
+  assert.equal((await runCli(['api-key', 'list'], env)).code, 0); // records the fingerprints
+  for (const unset of ['FISCAL_TOKEN_KEY', 'RESTAURANT_SESSION_SECRET']) {
+    const refused = await runCli(['api-key', 'list'], { ...env, [unset]: '' });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(
+      refused.stderr,
+      `configuration error: ${unset} is not set and ${dataDir}/secrets.json holds none, but this database was written with one: set ${unset} to that key (docs/operations.md, "Secrets")\n`,
+    );
+    assert.ok(!existsSync(join(dataDir, 'secrets.json')), `${unset}: no secrets.json`);
+  }
+  if (database) assert.ok(!existsSync(dataDir), 'no DATA_DIR either');
+});
+
+test('a key generated into secrets.json that differs is refused naming the file, which is kept', async (t) => {
+  const dataDir = await seededDataDir(t);
+  const env = cliEnv(dataDir, { FISCAL_TOKEN_KEY: KEY_A, RESTAURANT_SESSION_SECRET: SESSION });
+  assert.equal((await runCli(['api-key', 'list'], env)).code, 0);
+  const stored = JSON.stringify({ sessionSecret: SESSION, fiscalTokenKey: KEY_B });
+  writeFileSync(join(dataDir, 'secrets.json'), stored);
+  const refused = await runCli(['api-key', 'list'], { ...env, FISCAL_TOKEN_KEY: '' });
+  assert.equal(refused.code, 2);
+  assert.match(
+    refused.stderr,
+    /^configuration error: FISCAL_TOKEN_KEY is not set, and the one generated in .*secrets\.json is not the key this database was written with/,
+  );
+  assert.equal(readFileSync(join(dataDir, 'secrets.json'), 'utf8'), stored);
 });
