@@ -1,5 +1,7 @@
-// The demo as an integrator first meets it: the calls the README shows answer with data.
+// The demo as an integrator first meets it: the calls the README shows answer with data, whatever
+// the day it was loaded.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadDemo } from '../../src/demo/demo.ts';
 import { demoPeriod } from '../../src/demo/period.ts';
@@ -32,4 +34,39 @@ test('the first NF-e list of the demo restaurant (no pendente, no brand_id) show
     ...(await list(`${period(months[2], months[3])}&brand_id=11`)),
   ];
   assert.ok(second.length >= 1, 'the second brand has confirmed notes too');
+});
+
+test("the README's NF-e and cash-flow examples find demo data whatever day the demo was loaded", async (t) => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  assert.doesNotMatch(readme, /\b\d{4}-\d{2}-\d{2}\b/, 'no calendar date: it would go stale');
+  // The period the examples ask for: from `days` days before now to now, in UTC (the curl's FROM,
+  // the client's ago(days) and day(days)).
+  const days = Number(/FROM=\$\(node -p 'new Date\(Date\.now\(\) - (\d+) \* 864e5\)/.exec(readme)?.[1]);
+  assert.ok(days > 0 && days <= 92, `the curl's period: ${days} days`);
+  const clientDays = [...readme.matchAll(/\b(?:ago|day)\((\d+)\)/g)].map(([, n]) => Number(n));
+  assert.deepEqual(
+    [...new Set(clientDays)].sort((a, b) => a - b),
+    [0, days],
+    "the client's period is the curl's",
+  );
+
+  for (const loaded of ['2026-03-01T00:30:00Z', '2024-02-29T12:00:00Z', '2027-05-31T23:30:00Z']) {
+    const { app, ctx } = await buildTestApp(t);
+    const now = new Date(loaded);
+    await loadDemo(ctx.db, { fiscalTokenKey: ctx.secrets.fiscalTokenKey, today: now });
+    const auth = sessionFor(1, ctx.secrets.sessionSecret);
+    const since = (n: number) => new Date(now.getTime() - n * 864e5).toISOString().slice(0, 19);
+    const notes = await app.inject({
+      url: `/v1/nfe-received?start_date=${since(days)}&end_date=${since(0)}&brand_id=10`,
+      headers: auth,
+    });
+    assert.equal(notes.statusCode, 200, notes.body);
+    assert.ok(notes.json().length >= 3, `${loaded}: ${notes.json().length} notes`);
+    const flows = await app.inject({
+      url: `/v1/financial/cash-flows?start_date=${since(days).slice(0, 10)}&end_date=${since(0).slice(0, 10)}`,
+      headers: auth,
+    });
+    assert.equal(flows.statusCode, 200, flows.body);
+    assert.ok(flows.json().total > 0, `${loaded}: cash-flow entries`);
+  }
 });
