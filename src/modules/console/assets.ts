@@ -21,10 +21,11 @@ a{color:var(--accent)}
 .top nav a{color:#fff;text-decoration:none;padding:.25rem 0;border-bottom:2px solid transparent}
 .top nav a[aria-current=page]{border-bottom-color:#fff}
 .who{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
-.who .restaurant{font-weight:600}
+.who .restaurant{font-weight:600;overflow-wrap:anywhere}
 .who .user{color:#dfe6f5;overflow-wrap:anywhere}
 .who a,.who .link{color:#dfe6f5}
-main{max-width:1100px;margin:0 auto;padding:1.5rem 1rem 3rem}
+/* Stored values (URLs, emails, client ids, names) may hold no space: they wrap, never widen the page. */
+main{max-width:1100px;margin:0 auto;padding:1.5rem 1rem 3rem;overflow-wrap:anywhere}
 main:focus{outline:none}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
@@ -38,11 +39,12 @@ h2{font-size:1.15rem;margin:1.5rem 0 .75rem}
 .muted,.hint{color:var(--muted)}
 .hint{font-size:.9rem;margin:.25rem 0 0}
 table{width:100%;border-collapse:collapse;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden}
-th,td{text-align:left;padding:.65rem .75rem;border-bottom:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:.65rem .75rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:normal}
+td:first-child>div{overflow-wrap:anywhere;min-width:7rem}
 th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fafbfc}
 tr:last-child td{border-bottom:0}
 .nw,.tag{white-space:nowrap}
-td .tag.name{white-space:normal;border-radius:8px}
+.tag.name{white-space:normal;border-radius:8px}
 th:last-child,td:last-child{white-space:nowrap}
 .table-wrap{overflow-x:auto}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
