@@ -1,5 +1,6 @@
-// The keys table in a real browser at a desktop (1280 px) and a phone (390 px) width, with keys
-// like the demo's (every scope, two restaurants, long names): every action is inside the window.
+// The keys table in a real browser at a desktop (1280 px), a laptop (1024 px), a tablet (768 px)
+// and a phone (390 px) width, with keys like the demo's (every scope, two restaurants, long names):
+// every action is inside the window.
 // Screenshots go to a temporary folder (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get ins
 const WIDTHS = [
   { name: 'keys-desktop', width: 1280, height: 800 },
   { name: 'keys-laptop', width: 1024, height: 768 },
+  { name: 'keys-tablet', width: 768, height: 1024 },
   { name: 'keys-phone', width: 390, height: 844 },
 ];
 
@@ -35,7 +37,7 @@ async function actionsOutside(page: Page, width: number) {
   return outside;
 }
 
-test('every action of the keys page is inside the window at 1280, 1024 and 390 px', {
+test('every action of the keys page is inside the window at 1280, 1024, 768 and 390 px', {
   skip: SKIP,
   timeout: 120_000,
 }, async (t) => {
@@ -106,6 +108,14 @@ test('every action of the keys page is inside the window at 1280, 1024 and 390 p
       assert.ok((sideways as number) <= 0, `the page is ${sideways} px wider than the window`);
     });
   }
+
+  await t.test('a table wider than the window scrolls inside its box, never the page', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/console/keys`);
+    await page.evaluate("document.querySelector('table').style.minWidth = '3000px'");
+    const sideways = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    assert.equal(sideways, 0, "the Revoke links' screen-reader text does not widen the page");
+  });
 
   await t.test('the header names the signed-in user and leads to the password change', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -46,7 +46,8 @@ tr:last-child td{border-bottom:0}
 .nw,.tag{white-space:nowrap}
 .tag.name{white-space:normal;border-radius:8px}
 th:last-child,td:last-child{white-space:nowrap}
-.table-wrap{overflow-x:auto}
+/* Positioned, so that the screen-reader text of its cells scrolls with the table, not the page. */
+.table-wrap{overflow-x:auto;position:relative}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}
 .tag{display:inline-block;border:1px solid var(--line);border-radius:999px;padding:0 .5rem;margin:0 .25rem .25rem 0;font-size:.8rem;background:#fafbfc}
 .status-active,.status-enabled,.status-succeeded{color:var(--ok);font-weight:600}
@@ -79,14 +80,17 @@ dl.facts dd{margin:0}
 @media (max-width:700px){
 .bar{gap:.5rem 1rem}
 .top nav{order:3;flex-basis:100%}
+.card{padding:1rem}
+dl.facts{grid-template-columns:1fr}
+}
+/* Below 960 px (phones, tablets) the keys table no longer fits: each row becomes a card. */
+@media (max-width:960px){
 table,thead,tbody,tr,th,td{display:block}
 thead{position:absolute;left:-9999px}
 table{border:0;background:none}
 tr{background:var(--card);border:1px solid var(--line);border-radius:10px;margin-bottom:.75rem;padding:.25rem 0}
 td{border:0;padding:.35rem .9rem;display:grid;grid-template-columns:7rem 1fr;gap:.5rem;align-items:baseline}
 td::before{content:attr(data-label);font-size:.8rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
-.card{padding:1rem}
-dl.facts{grid-template-columns:1fr}
 }
 `;
 
