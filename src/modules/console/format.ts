@@ -25,8 +25,9 @@ export function cell(label: string, content: unknown): SafeHtml {
   return html`<td data-label="${label}"><div>${content}</div></td>`;
 }
 
-/** A table whose last column holds the row's action. */
-export function table(labels: string[], rows: SafeHtml[]): SafeHtml {
+/** A table whose last column holds the row's action (unless its rows have none). */
+export function table(labels: string[], rows: SafeHtml[], withAction = true): SafeHtml {
   const head = labels.map((label) => html`<th scope="col">${label}</th>`);
-  return html`<div class="table-wrap"><table><thead><tr>${head}<th scope="col"><span class="sr-only">Action</span></th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  const action = withAction ? html`<th scope="col"><span class="sr-only">Action</span></th>` : '';
+  return html`<div class="table-wrap"><table><thead><tr>${head}${action}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }

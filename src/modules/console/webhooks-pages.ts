@@ -37,10 +37,9 @@ function deliveriesTable(deliveries: DeliveryView[]): SafeHtml {
   ${cell('Status', status(d.status))}
   ${cell('Attempts', String(d.attempts.length))}
   ${cell('Last attempt', lastAttempt(d))}
-  ${cell('Action', '')}
 </tr>`,
   );
-  return table(['Created', 'Event', 'Status', 'Attempts', 'Last attempt'], rows);
+  return table(['Created', 'Event', 'Status', 'Attempts', 'Last attempt'], rows, false);
 }
 
 function endpointSection(staff: Staff, endpoint: EndpointView, deliveries: DeliveryView[]): SafeHtml {

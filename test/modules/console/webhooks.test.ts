@@ -65,6 +65,9 @@ test('webhooks in the console', async (t) => {
     assert.ok(page.body.includes('A test event was queued'));
     assert.match(page.body, /<code>ping<\/code>/);
     assert.ok(page.body.includes('HTTP 200 in'));
+    // A delivery has no action: no empty "Action" column (an empty labelled row on a phone).
+    assert.ok(!page.body.includes('data-label="Action"'));
+    assert.ok(!page.body.includes('<span class="sr-only">Action</span>'));
   });
 
   await t.test('a disabled endpoint shows why and "Enable again", which enables it', async () => {
