@@ -75,7 +75,7 @@ export function newKeyBody(staff: Staff, values: KeyForm, problems: KeyProblems 
   <form method="post" action="/console/keys">
     <input type="hidden" name="csrf" value="${staff.csrf}">
     <div class="field"><label for="name">Name</label>
-      <input id="name" name="name" type="text" maxlength="100" required value="${values.name}"${invalid('name')} aria-describedby="name-hint">
+      <input id="name" name="name" type="text" maxlength="100" required value="${values.name}"${problems.name ? html` aria-invalid="true"` : ''} aria-describedby="name-hint${problems.name ? ' name-error' : ''}">
       <p class="hint" id="name-hint">Say who uses it, e.g. "POS at the counter".</p>${problem('name-error', problems.name)}</div>
     <fieldset${invalid('scopes')}><legend>Permissions</legend>${scopes}${problem('scopes-error', problems.scopes)}</fieldset>
     <fieldset${invalid('restaurantIds')}><legend>Restaurants</legend>${restaurants}${problem('restaurantIds-error', problems.restaurantIds)}</fieldset>

@@ -91,6 +91,19 @@ test('API keys in the console', async (t) => {
     },
   );
 
+  await t.test('a refused name is described by its hint and its problem, in one attribute', async () => {
+    const res = await create({
+      name: ' ',
+      scopes: 'menu:read',
+      restaurant_ids: String(bella),
+      environment: 'live',
+    });
+    const input = /<input id="name"[^>]*>/.exec(res.body)?.[0] ?? '';
+    // A second aria-describedby on the same tag is dropped by the browser, with what it names.
+    assert.deepEqual(input.match(/aria-describedby="[^"]*"/g), ['aria-describedby="name-hint name-error"']);
+    assert.match(res.body, /<p class="error" id="name-error">Give the key a name.<\/p>/);
+  });
+
   await t.test('a name holding a NUL character is a problem of the form, not a 500', async () => {
     const res = await create({
       name: 'POS\u0000',
