@@ -7,7 +7,10 @@ export const HOME = '/console/keys';
  * ASCII only: anything else cannot stand in a Location header (Node refuses it: a 500). */
 export function safeNext(value: unknown): string {
   if (typeof value !== 'string' || /[\\]|[^\x21-\x7e]/.test(value)) return HOME;
-  return /^\/(console(\/|\?|$)|oauth\/authorize\?)/.test(value) ? value : HOME;
+  if (!/^\/(console(\/|\?|$)|oauth\/authorize\?)/.test(value)) return HOME;
+  // Where the browser really goes: it resolves dot segments ("/console/../v1", "%2e%2e") first.
+  const { pathname } = new URL(value, 'http://console.invalid');
+  return /^\/(console(\/.*)?|oauth\/authorize)$/.test(pathname) ? value : HOME;
 }
 
 export function nextParam(target: string): string {

@@ -120,7 +120,14 @@ test('console sign-in and sign-out', async (t) => {
   });
 
   await t.test('next never leads to another site', async () => {
-    for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/v1/menu']) {
+    const dotted = ['/console/../v1/menu', '/console/%2e%2e/docs', '/oauth/authorize/../../v1/menu?x'];
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      '/v1/menu',
+      ...dotted,
+    ]) {
       const res = await new Visitor(app).signIn('ana@example.com', PASSWORD, next);
       assert.equal(res.headers.location, '/console/keys', next);
     }
