@@ -22,8 +22,9 @@ export function keyRoutes(app: FastifyInstance): void {
   app.get('/keys', { schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
     const staff = request.staff!;
     const keys = await restaurantKeys(db, staff.restaurant.id);
-    const revoked = (request.query as { revoked?: number }).revoked;
-    const message = revoked ? `Key ${revoked} revoked: its access tokens no longer work.` : undefined;
+    // Named as the list shows it (ids are not shown); a key that is not listed gets no message.
+    const revoked = keys.find((k) => k.id === (request.query as { revoked?: number }).revoked);
+    const message = revoked ? `“${revoked.name}” revoked: its access tokens no longer work.` : undefined;
     return sendPage(reply, 200, {
       title: 'API keys',
       staff,

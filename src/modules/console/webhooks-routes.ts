@@ -31,11 +31,13 @@ export function webhookPages(app: FastifyInstance): void {
         deliveries: (await endpointDeliveries(db, staff.restaurant.id, endpoint.id, RECENT)).data,
       })),
     );
+    // Endpoints are named by their URL, as the page shows them (ids are not shown).
     const { tested, enabled } = request.query as { tested?: number; enabled?: number };
-    const message = tested
-      ? `A test event was queued for endpoint ${tested}: it shows below once sent.`
-      : enabled
-        ? `Endpoint ${enabled} is enabled again: it gets the events of changes from now on.`
+    const urlOf = (id?: number) => data.find((endpoint) => endpoint.id === id)?.url;
+    const message = urlOf(tested)
+      ? `A test event was queued for ${urlOf(tested)}: it shows below once sent.`
+      : urlOf(enabled)
+        ? `${urlOf(enabled)} is enabled again: it gets the events of changes from now on.`
         : undefined;
     const body = webhooksBody(staff, endpoints, message);
     return sendPage(reply, 200, { title: 'Webhooks', staff, section: 'webhooks', body });

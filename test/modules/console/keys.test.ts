@@ -163,7 +163,10 @@ test('API keys in the console', async (t) => {
       (await postToken(app, { grant_type: 'api_key', api_key: key })).json().error,
       'invalid_client',
     );
-    assert.match((await ana.get(String(done.headers.location))).body, />revoked</);
+    const list = (await ana.get(String(done.headers.location))).body;
+    assert.match(list, />revoked</);
+    // The message names the key as the list does: its id is shown nowhere.
+    assert.match(list, /role="status">“to revoke” revoked: its access tokens no longer work\.</);
   });
 
   await t.test("another restaurant's key is neither listed nor revocable", async () => {

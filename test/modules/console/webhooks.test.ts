@@ -62,7 +62,8 @@ test('webhooks in the console', async (t) => {
     await worker.runOnce();
     assert.equal(JSON.parse(receiver.received[0].body).type, 'ping');
     const page = await ana.get(`/console/webhooks?tested=${ours.id}`);
-    assert.ok(page.body.includes('A test event was queued'));
+    // Named by its URL, as the page shows it: the endpoint's id is shown nowhere.
+    assert.ok(page.body.includes(`A test event was queued for ${receiver.url()}: it shows below`));
     assert.match(page.body, /<code>ping<\/code>/);
     assert.ok(page.body.includes('HTTP 200 in'));
     // A delivery has no action: no empty "Action" column (an empty labelled row on a phone).
@@ -84,7 +85,7 @@ test('webhooks in the console', async (t) => {
     assert.equal(enabled.statusCode, 303);
     assert.equal(enabled.headers.location, `/console/webhooks?enabled=${ours.id}`);
     const after = await ana.get(`/console/webhooks?enabled=${ours.id}`);
-    assert.ok(after.body.includes(`Endpoint ${ours.id} is enabled again`));
+    assert.ok(after.body.includes(`${receiver.url()} is enabled again`));
     assert.ok(after.body.includes(`action="/console/webhooks/${ours.id}/test"`));
     assert.equal(
       (await ana.post(`/console/webhooks/${theirs.id}/enable`, { csrf: csrfOf(after.body) })).statusCode,
