@@ -5,7 +5,7 @@
 // and a stop of one instance while the other serves.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import pg from 'pg';
 import { signSession } from '../../src/modules/auth/session-token.ts';
 import { reliabilityWorld } from '../security/world.ts';
@@ -245,67 +245,57 @@ test('database faults', { skip: SKIP, timeout: 300_000 }, async (t) => {
     },
   );
 
+  /**
+   * SIGTERM (SHUTDOWN_TIMEOUT_MS 1 s) while a write waits on a row lock another session holds; the
+   * lock is let go `releaseMs` after the signal, or once the process has exited. The write is
+   * never acknowledged and never commits; the exit's delay after the signal.
+   */
+  const cutWrite = async (t: TestContext, releaseMs?: number) => {
+    const { databaseUrl, ids, session } = await world(t);
+    const instance = await startInstance(t, {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: tempDir(t),
+      DATABASE_STATEMENT_TIMEOUT_MS: '8000',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
+    const [id] = ids.a.products;
+    const before = await prices(databaseUrl, [id]);
+    const lock = await holdLocks(databaseUrl, [id]);
+    const write = http(`${instance.url}/v1/products/${id}`, {
+      method: 'PUT',
+      headers: bearer(session),
+      body: JSON.stringify({ price: 77.77 }),
+    });
+    await sleep(300);
+    const signalled = Date.now();
+    instance.child.kill('SIGTERM');
+    if (releaseMs !== undefined) await sleep(releaseMs).then(() => lock.release());
+    await instance.exited;
+    const exitMs = Date.now() - signalled;
+    const answer = await write;
+    if (releaseMs === undefined) await lock.release();
+    assert.notEqual(answer.status, 200, 'the cut write was not acknowledged');
+    await sleep(500);
+    assert.deepEqual(await prices(databaseUrl, [id]), before, 'the cut write did not commit');
+    return exitMs;
+  };
+
   await t.test(
     'SIGTERM while a write waits on the database: the process exits by its deadline',
     async (t) => {
-      const { databaseUrl, ids, session } = await world(t);
-      const instance = await startInstance(t, {
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: tempDir(t),
-        DATABASE_STATEMENT_TIMEOUT_MS: '8000',
-        SHUTDOWN_TIMEOUT_MS: '1000',
-      });
-      const [id] = ids.a.products;
-      const before = await prices(databaseUrl, [id]);
-      const lock = await holdLocks(databaseUrl, [id]);
-      const write = http(`${instance.url}/v1/products/${id}`, {
-        method: 'PUT',
-        headers: bearer(session),
-        body: JSON.stringify({ price: 77.77 }),
-      });
-      await sleep(300);
-      const signalled = Date.now();
-      instance.child.kill('SIGTERM');
-      await instance.exited;
-      const exitMs = Date.now() - signalled;
-      const answer = await write;
-      await lock.release();
+      const exitMs = await cutWrite(t);
       assert.ok(exitMs < 3000, `exited ${exitMs} ms after SIGTERM`);
-      assert.notEqual(answer.status, 200, 'the cut write was not acknowledged');
-      await sleep(500);
-      assert.deepEqual(await prices(databaseUrl, [id]), before, 'the unanswered write did not commit');
     },
   );
+
   await t.test(
     'SIGTERM: a write cut at the deadline never commits, even when its lock frees before the process exits',
+    // The cut comes 1 s after the signal and the exit a second later: the lock frees between.
     async (t) => {
-      const { databaseUrl, ids, session } = await world(t);
-      const instance = await startInstance(t, {
-        DATABASE_URL: databaseUrl,
-        DATA_DIR: tempDir(t),
-        DATABASE_STATEMENT_TIMEOUT_MS: '8000',
-        SHUTDOWN_TIMEOUT_MS: '1000',
-      });
-      const [id] = ids.a.products;
-      const before = await prices(databaseUrl, [id]);
-      const lock = await holdLocks(databaseUrl, [id]);
-      const write = http(`${instance.url}/v1/products/${id}`, {
-        method: 'PUT',
-        headers: bearer(session),
-        body: JSON.stringify({ price: 66.66 }),
-      });
-      await sleep(300);
-      instance.child.kill('SIGTERM');
-      // The cut comes 1 s after the signal and the exit a second later: the lock frees between.
-      await sleep(1400);
-      await lock.release();
-      await instance.exited;
-      const answer = await write;
-      assert.notEqual(answer.status, 200, 'the cut write was not acknowledged');
-      await sleep(500);
-      assert.deepEqual(await prices(databaseUrl, [id]), before, 'the cut write did not commit');
+      await cutWrite(t, 1400);
     },
   );
+
   await t.test(
     "two instances: writes and token exchanges blocked by another session's lock answer 503 within their budget and commit nothing",
     async (t) => {
