@@ -5,33 +5,18 @@
 // UPDATE_SCREENSHOTS=1 also writes docs/screenshots/*.png.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../src/modules/auth/oauth-clients.ts';
 import { addStaff, PASSWORD, seedRestaurants } from '../modules/console/support.ts';
 import { buildTestApp } from '../support/app.ts';
+import { openBrowser, SKIP } from './chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM)
-  ? false
-  : `${CHROMIUM} is missing (apt-get install chromium): browser tests skipped`;
 const SHOTS = new URL('../../docs/screenshots/', import.meta.url);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 async function shoot(page: Page, name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
@@ -76,12 +61,7 @@ const bearer = (base: string, path: string, token: string) =>
 test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t) => {
   // After hooks run in the order they are added: the browser closes before the app, whose close
   // would otherwise wait for Chromium's preconnected sockets (up to the 60 s headers timeout).
-  let context: BrowserContext | undefined;
-  const profile = mkdtempSync(join(tmpdir(), 'comanda-chromium-'));
-  t.after(async () => {
-    await context?.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  const { context, page } = await openBrowser(t);
   const { app, ctx } = await buildTestApp(t);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -110,15 +90,7 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     restaurantIds: [],
   });
 
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(10_000);
 
   await t.test('signs in with the keyboard alone and picks the restaurant', async () => {
     await page.goto(`${base}/console/keys`);

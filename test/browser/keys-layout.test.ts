@@ -3,19 +3,18 @@
 // every action is inside the window.
 // Screenshots go to a temporary folder (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SCOPES } from '../../src/http/principal.ts';
 import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { addStaff, PASSWORD, seedRestaurants } from '../modules/console/support.ts';
 import { buildTestApp } from '../support/app.ts';
+import { openBrowser, SKIP, signIn } from './chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium): skipped`;
 const WIDTHS = [
   { name: 'keys-desktop', width: 1280, height: 800 },
   { name: 'keys-laptop', width: 1024, height: 768 },
@@ -46,12 +45,9 @@ test('every action of the keys page is inside the window at 1280, 1024, 768 and 
       ? new URL('../../docs/screenshots/', import.meta.url).pathname
       : mkdtempSync(join(tmpdir(), 'comanda-shots-'));
   mkdirSync(shots, { recursive: true });
-  const profile = mkdtempSync(join(tmpdir(), 'comanda-chromium-'));
-  let browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
-  t.after(async () => {
-    await browser?.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  // Opened first: its after hook closes it before the app's, whose close would otherwise wait
+  // for Chromium's preconnected sockets.
+  const { page } = await openBrowser(t);
   const { app, ctx } = await buildTestApp(t);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -74,25 +70,7 @@ test('every action of the keys page is inside the window at 1280, 1024, 768 and 
     });
   }
 
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-    viewport: { width: 1280, height: 800 },
-  });
-  const page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${base}/console/login`);
-  await page.getByLabel('Email').fill('gerente.financeiro@cantinabella.example');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/console\/restaurant/);
+  await signIn(page, base, 'gerente.financeiro@cantinabella.example', PASSWORD);
   await page.getByLabel('Cantina Bella', { exact: true }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(`${base}/console/keys`);

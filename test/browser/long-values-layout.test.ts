@@ -3,21 +3,20 @@
 // at; on a phone (390 px) and a laptop (1280 px) each one wraps inside its card and no page scrolls
 // sideways. Screenshots go to a temporary folder.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Principal } from '../../src/http/principal.ts';
 import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../src/modules/auth/oauth-clients.ts';
 import { createEndpoint } from '../../src/modules/webhooks/endpoint-service.ts';
 import { addStaff, PASSWORD, seedRestaurants } from '../modules/console/support.ts';
 import { buildTestApp } from '../support/app.ts';
+import { openBrowser, SKIP, signIn } from './chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium): skipped`;
 const EMAIL = 'gerente.financeiro@cantinabellaexpresspinheiros.com.br';
 const CLIENT_ID = '3f6a1c2e9b7d4e05a8c1f2d3e4b5a6c7d8e9f0a1';
 const HOOK = `https://hooks.example.com/comanda/${'a1B2c3D4e5'.repeat(10)}`;
@@ -39,12 +38,9 @@ test('long stored values wrap inside their cards at 1280 and 390 px', {
   timeout: 120_000,
 }, async (t) => {
   const shots = mkdtempSync(join(tmpdir(), 'comanda-shots-'));
-  const profile = mkdtempSync(join(tmpdir(), 'comanda-chromium-'));
-  let browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
-  t.after(async () => {
-    await browser?.close();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  // Opened first: its after hook closes it before the app's, whose close would otherwise wait
+  // for Chromium's preconnected sockets.
+  const { page } = await openBrowser(t);
   const { app, ctx } = await buildTestApp(t, { config: { webhookAllowPrivate: true } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -84,25 +80,7 @@ test('long stored values wrap inside their cards at 1280 and 390 px', {
     code_challenge_method: 'S256',
   });
 
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-    viewport: { width: 1280, height: 800 },
-  });
-  const page = browser.pages()[0] ?? (await browser.newPage());
-  page.setDefaultTimeout(10_000);
-  await page.goto(`${base}/console/login`);
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/console\/restaurant/);
+  await signIn(page, base, EMAIL, PASSWORD);
   await page.getByLabel('Cantina Bella', { exact: true }).check();
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(`${base}/console/keys`);
