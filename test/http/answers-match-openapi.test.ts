@@ -25,21 +25,11 @@ import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from '../../src/modules
 import { createWebhookWorker } from '../../src/modules/webhooks/worker.ts';
 import { buildTestApp } from '../support/app.ts';
 import { ALL_SCOPES, feedSettled } from '../support/events-world.ts';
-import { accessKey } from '../support/nfe-world.ts';
+import { accessKey, every, PROVIDER_SUMMARY } from '../support/nfe-world.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { bearerFor, sessionFor } from '../support/tokens.ts';
 
 const DEMO = JSON.parse(readFileSync(new URL('../../examples/demo.json', import.meta.url), 'utf8'));
-const every = (fields: string[], value: unknown) => Object.fromEntries(fields.map((field) => [field, value]));
-const SUMMARY = {
-  nome_emitente: '',
-  documento_emitente: '',
-  valor_total: '10.00',
-  data_emissao: '',
-  situacao: '',
-  nfe_completa: true,
-  versao: 1,
-};
 /**
  * Provider documents at the edges: every JSON spelling of numbers, escapes, literals and unnamed
  * fields (detail-answers.json), and every text field empty, absent or null.
@@ -49,7 +39,7 @@ const EDGE_DOCUMENTS: (string | ProviderDocument)[] = [
     (answer: { provider_body: string }) => answer.provider_body,
   ),
   ...['', null].map((value) => ({
-    ...SUMMARY,
+    ...PROVIDER_SUMMARY,
     ...every(['cnpj_destinatario', 'cpf_destinatario', 'digest_value', 'manifestacao_destinatario'], value),
     requisicao_nota_fiscal: {
       ...every(Object.values(DOCUMENT_GROUPS).flat(), value),
@@ -57,7 +47,7 @@ const EDGE_DOCUMENTS: (string | ProviderDocument)[] = [
     },
     protocolo_nota_fiscal: every(PROTOCOL_FIELDS, value),
   })),
-  { ...SUMMARY, requisicao_nota_fiscal: { itens: [{}] }, protocolo_nota_fiscal: {} },
+  { ...PROVIDER_SUMMARY, requisicao_nota_fiscal: { itens: [{}] }, protocolo_nota_fiscal: {} },
 ];
 const EDGE_NOTES = EDGE_DOCUMENTS.map((_, i) => 7950 + i);
 const REDIRECT = 'https://pos.example/callback';

@@ -109,3 +109,18 @@ export async function insertNote(db: Db, restaurantId: number, input: NoteInput 
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** The summary fields of a provider document, each empty or at its least (detail documents at the edges). */
+export const PROVIDER_SUMMARY = {
+  nome_emitente: '',
+  documento_emitente: '',
+  valor_total: '10.00',
+  data_emissao: '',
+  situacao: '',
+  nfe_completa: true,
+  versao: 1,
+};
+
+/** An object giving each of `fields` the same `value`. */
+export const every = (fields: string[], value: unknown) =>
+  Object.fromEntries(fields.map((field) => [field, value]));

@@ -6,20 +6,18 @@ import { test } from 'node:test';
 import { startFiscalSimulator } from '../../../src/fiscal-simulator/fiscal-simulator.ts';
 import { DOCUMENT_GROUPS, ITEM_GROUPS, PROTOCOL_FIELDS } from '../../../src/modules/nfe/provider-fields.ts';
 import { buildTestApp } from '../../support/app.ts';
-import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';
+import {
+  accessKey,
+  every,
+  insertBrand,
+  insertNote,
+  insertRestaurant,
+  NFE_SCOPE,
+  PROVIDER_SUMMARY,
+} from '../../support/nfe-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
 
 const TOKEN = 'tok-text-fields-1234';
-const SUMMARY = {
-  nome_emitente: '',
-  documento_emitente: '',
-  valor_total: '10.00',
-  data_emissao: '',
-  situacao: '',
-  nfe_completa: true,
-  versao: 1,
-};
-const every = (fields: string[], value: unknown) => Object.fromEntries(fields.map((field) => [field, value]));
 const documentFields = Object.values(DOCUMENT_GROUPS).flat();
 const itemFields = Object.values(ITEM_GROUPS).flat();
 
@@ -48,7 +46,7 @@ test('text fields of the NF-e detail: empty, absent and null', async (t) => {
 
   await t.test('every text field the provider sends as "" is answered as ""', async () => {
     const body = await detailOf({
-      ...SUMMARY,
+      ...PROVIDER_SUMMARY,
       cnpj_destinatario: '',
       cpf_destinatario: '',
       digest_value: '',
@@ -73,7 +71,7 @@ test('text fields of the NF-e detail: empty, absent and null', async (t) => {
 
   await t.test('fields the provider does not send are absent, and the recipient is null', async () => {
     const body = await detailOf({
-      ...SUMMARY,
+      ...PROVIDER_SUMMARY,
       requisicao_nota_fiscal: { itens: [{}] },
       protocolo_nota_fiscal: {},
     });
@@ -88,7 +86,7 @@ test('text fields of the NF-e detail: empty, absent and null', async (t) => {
 
   await t.test('fields the provider sends as null stay null', async () => {
     const body = await detailOf({
-      ...SUMMARY,
+      ...PROVIDER_SUMMARY,
       cnpj_destinatario: null,
       cpf_destinatario: null,
       requisicao_nota_fiscal: { ...every(documentFields, null), itens: [every(itemFields, null)] },
@@ -105,7 +103,7 @@ test('text fields of the NF-e detail: empty, absent and null', async (t) => {
   await t.test('a document over the worker threshold answers the same fields', async () => {
     const informacoes = 'x'.repeat(400 * 1024);
     const body = await detailOf({
-      ...SUMMARY,
+      ...PROVIDER_SUMMARY,
       cpf_destinatario: '',
       requisicao_nota_fiscal: { informacoes_adicionais_contribuinte: informacoes, valor_frete: 0.1 },
     });
