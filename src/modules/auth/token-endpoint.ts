@@ -6,6 +6,7 @@
 // or an application's installation) counts each request it makes. Keys are ids and addresses,
 // never what the request claims.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { limitAddress } from '../../http/client-address.ts';
 import { oauthErrors, requestName } from '../../http/errors.ts';
 import type { RateDecision, RateLimiter } from '../../http/rate-limit.ts';
 import type { Grant, GrantOwner } from './grants/grant.ts';
@@ -62,7 +63,7 @@ function rejectForeignParameters(grant: Grant, params: TokenParams, request: Fas
 export async function tokenEndpoint(request: FastifyRequest, reply: FastifyReply): Promise<TokenResponse> {
   noStore(reply);
   const limiter = request.server.rateLimits.token;
-  const address = `address:${request.ip}`;
+  const address = `address:${limitAddress(request.ip)}`;
   const counted = await spend(limiter, address);
   let proven = false;
   const prove = async (owner: GrantOwner) => {

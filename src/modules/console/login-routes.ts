@@ -1,6 +1,7 @@
 // Signing in and out, choosing the restaurant, changing the password.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { limitAddress } from '../../http/client-address.ts';
 import { clearSessionCookie, loginCsrf, setSessionCookie } from './console-session.ts';
 import { sendMessage, sendPage } from './layout.ts';
 import { loginBody, passwordBody, restaurantBody } from './login-pages.ts';
@@ -46,7 +47,7 @@ export function loginRoutes(app: FastifyInstance, limiter: SignInLimiter): void 
     const form = formOf(request);
     const next = safeNext(form.get('next'));
     const email = form.get('email') ?? '';
-    const input = { email, password: form.get('password') ?? '', address: request.ip };
+    const input = { email, password: form.get('password') ?? '', address: limitAddress(request.ip) };
     const outcome = await checkSignIn(app.ctx.db, limiter, input);
     const logged =
       'staffUserId' in outcome
@@ -122,7 +123,7 @@ export function loginRoutes(app: FastifyInstance, limiter: SignInLimiter): void 
       const who = {
         staffUserId: staff.staffUserId,
         email: staff.email,
-        address: request.ip,
+        address: limitAddress(request.ip),
         sessionId: staff.sessionId,
       };
       const problems = await changePassword(app.ctx.db, limiter, who, input);

@@ -78,6 +78,22 @@ function budgetTests(store: string, config: Partial<Config>) {
       assert.ok(Math.max(...keys.map((k) => k.length)) <= 128, 'limiter keys stay short');
     });
 
+    await t.test('the addresses of one IPv6 /64 share one address budget', async () => {
+      const group = () => randomInt(65536).toString(16);
+      const network = `2001:db8:${group()}:${group()}`;
+      const hosts = Array.from({ length: LIMIT }, (_, i) => guess(`${network}:${i.toString(16)}::1`, 'erp'));
+      assert.deepEqual(await statusesOf(hosts), Array(LIMIT).fill(401));
+      assert.equal((await guess(`${network}:ffff:1:2:3`, 'erp')()).statusCode, 429, 'a new host of the /64');
+      const neighbour = `2001:db8:${group()}:${group()}::1`;
+      assert.equal((await guess(neighbour, 'erp')()).statusCode, 401, 'another /64 has its own budget');
+    });
+
+    await t.test('an IPv4-mapped IPv6 address is counted as its IPv4 address', async () => {
+      const address = freshAddress();
+      await statusesOf(Array.from({ length: LIMIT }, () => guess(address, 'erp')));
+      assert.equal((await guess(`::ffff:${address}`, 'erp')()).statusCode, 429);
+    });
+
     await t.test('60 wrong secrets for erp do not lock the real erp client out', async () => {
       const attacker = freshAddress();
       await statusesOf(Array.from({ length: LIMIT }, () => guess(attacker, 'erp')));

@@ -200,6 +200,19 @@ test('console sign-in and sign-out', async (t) => {
     );
   });
 
+  await t.test('failed sign-ins from one IPv6 /64 share one address budget', async () => {
+    const host = (i: number) => new Visitor(app, `2001:db8:77:1:${i.toString(16)}::1`);
+    const failures = await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.address }, (_, i) =>
+        host(i).signIn(`v6guess${i}@example.com`, 'nope nope nope'),
+      ),
+    );
+    assert.ok(failures.every((res) => res.statusCode === 401));
+    assert.equal((await host(999).signIn('ana@example.com')).statusCode, 429, 'a new host of the /64');
+    const neighbour = new Visitor(app, '2001:db8:77:2::1');
+    assert.equal((await neighbour.signIn('ana@example.com')).statusCode, 303, 'another /64 signs in');
+  });
+
   await t.test(
     'right passwords and attempts refused by the limit leave the address budget as it was',
     async () => {
