@@ -63,7 +63,10 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
     });
     received = await exchange(url, token, signal, maxBytes);
     excerpt = received.body.toString('utf8', 0, EXCERPT_BYTES);
-    return await mapBody(received.body, signal, true);
+    const mapped = await mapBody(received.body, signal, true);
+    const other = mapped.keys.find((key) => key !== accessKey);
+    if (other !== undefined) throw new Error(`the document names another access key (${other.slice(0, 60)})`);
+    return mapped;
   } catch (error) {
     const failure = error instanceof ProviderFailure ? error : undefined;
     // Read past the logged length and masked before the cut: a secret the cut would halve is seen whole.

@@ -63,6 +63,10 @@ export function assertProviderDocument(value: ProviderValue): asserts value is P
     if (v !== undefined && v !== null && !isText(v)) fail(`${field} is not text or null`);
   }
   if (!isOptionalObject(value.protocolo_nota_fiscal)) fail('protocolo_nota_fiscal is not an object');
+  for (const holder of [value, value.protocolo_nota_fiscal]) {
+    const key = isProviderObject(holder) ? holder.chave_nfe : undefined;
+    if (key !== undefined && key !== null && !isText(key)) fail('chave_nfe is not text or null');
+  }
   const document = value.requisicao_nota_fiscal;
   if (!isOptionalObject(document)) fail('requisicao_nota_fiscal is not an object');
   if (!isProviderObject(document)) return;
@@ -98,11 +102,25 @@ function mapProviderRecipient(doc: ProviderObject): { cnpj: string | null; cpf: 
   return { cnpj: scalarText(doc.cnpj_destinatario), cpf: scalarText(doc.cpf_destinatario) };
 }
 
+/**
+ * The access keys the answer names (its own `chave_nfe` and its protocol's, "NFe" prefix taken
+ * off): the caller checks they are the one it asked for, so that another note's document is never
+ * shown as this one's.
+ */
+function namedKeys(doc: ProviderObject): string[] {
+  const protocol = doc.protocolo_nota_fiscal;
+  return [doc.chave_nfe, isProviderObject(protocol) ? protocol.chave_nfe : undefined]
+    .map(scalarText)
+    .filter((key) => key !== null)
+    .map((key) => key.replace(/^NFe/, ''));
+}
+
 /** The whole detail; call after assertProviderDocument. A summary-only answer has null invoice and protocol. */
 export function mapProviderDetail(doc: ProviderObject) {
   const document = doc.requisicao_nota_fiscal;
   const protocol = doc.protocolo_nota_fiscal;
   return {
+    keys: namedKeys(doc),
     summary: mapProviderSummary(doc),
     recipient: mapProviderRecipient(doc),
     invoice: isProviderObject(document) ? mapInvoice(doc, document) : null,
@@ -114,7 +132,7 @@ export function mapProviderDetail(doc: ProviderObject) {
 export function mapProviderBody(body: string | Uint8Array) {
   const document = parseProviderJson(body);
   assertProviderDocument(document);
-  const { summary, recipient, invoice, protocol } = mapProviderDetail(document);
+  const { keys, summary, recipient, invoice, protocol } = mapProviderDetail(document);
   const documentJson = `"invoice":${JSON.stringify(invoice)},"protocol":${JSON.stringify(protocol)}`;
-  return { summary, recipient, documentJson };
+  return { keys, summary, recipient, documentJson };
 }

@@ -179,6 +179,23 @@ test('failures of GET /v1/nfe-received/info/{id}', async (t) => {
     await assertUpstream(id);
   });
 
+  await t.test("another note's document, or one whose protocol names another key, is a 502", async () => {
+    const asked = await note(bella);
+    const stranger = accessKey(numbers + 1000);
+    const document = documents.get(accessKey(numbers)) as ProviderDocument;
+    documents.set(accessKey(numbers), { ...document, chave_nfe: stranger });
+    await assertUpstream(asked, new RegExp(stranger));
+    assert.match(logged, new RegExp(`the document names another access key \\(${stranger}\\)`));
+    const protocol = document.protocolo_nota_fiscal as Record<string, unknown>;
+    documents.set(accessKey(numbers), {
+      ...document,
+      protocolo_nota_fiscal: { ...protocol, chave_nfe: stranger },
+    });
+    await assertUpstream(asked);
+    documents.set(accessKey(numbers), { ...document, chave_nfe: `NFe${accessKey(numbers)}` });
+    assert.equal((await detail(asked)).statusCode, 200, 'the key with its NFe prefix is the same key');
+  });
+
   for (const [what, providerUrl] of [
     ['a refused connection (a closed port)', async () => `http://127.0.0.1:${await closedPort()}`],
     [
