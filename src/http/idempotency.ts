@@ -1,8 +1,8 @@
 // Idempotency-Key on writes (IETF draft httpapi-idempotency-key-header, Stripe's semantics). The
 // first request with a key runs; its answer is stored, per credential, in the write's own
 // transaction, so the write and its answer commit together or not at all. A later request of the
-// same credential with the same key and the same method, URL and body gets that answer again with
-// `Idempotent-Replayed: true` and writes nothing; with another body it is 422
+// same credential with the same key and the same method, URL, restaurant and body gets that
+// answer again with `Idempotent-Replayed: true` and writes nothing; with another request it is 422
 // idempotency_key_reused; while the first still runs it is 409 idempotency_key_in_use (a
 // transaction-level advisory lock, so instances agree). An answer with an error stores nothing:
 // nothing was written, and the same key may be sent again. Keys expire after
@@ -73,7 +73,10 @@ export async function idempotentWrite(
   if (typeof key !== 'string' || !KEY.test(key)) throw errors.invalidIdempotencyKey();
   const credential = principalKey(request.principal!);
   const hash = createHash('sha256')
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    // The restaurant too: a key's one restaurant (never in its URL) can change within the 24 h.
+    .update(
+      `${request.method} ${request.url} ${request.restaurantId}\n${JSON.stringify(request.body ?? null)}`,
+    )
     .digest('base64url');
   return db.transaction().execute(async (trx) => {
     const [{ locked }] = (await lockKey(trx, [`${credential}\n${key}`])).rows;

@@ -104,7 +104,11 @@ export function assertSerialisable(note: ReceivedNfe): void {
 export type DetailExtras = { providerId: number | null; returnInProgress: boolean };
 
 /** `local` is the mapped local note, checked before the provider was queried. */
-export function mapReceivedNfeDetail(local: ReceivedNfe, provider: Omit<ProviderDetail, 'keys'>, extras: DetailExtras) {
+export function mapReceivedNfeDetail(
+  local: ReceivedNfe,
+  provider: Omit<ProviderDetail, 'keys'>,
+  extras: DetailExtras,
+) {
   const summary = provider.summary;
   return {
     ...local,

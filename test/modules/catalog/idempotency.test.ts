@@ -2,8 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
+import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
+import { bearerFor } from '../../support/tokens.ts';
 import { catalogApp } from './helpers.ts';
 
 const onPostgres = { skip: testDatabaseUrl ? false : 'needs PostgreSQL (two connections)' };
@@ -66,6 +68,28 @@ test('Idempotency-Key on product writes', async (t) => {
     assert.equal(res.statusCode, 201);
     assert.equal(res.headers['idempotent-replayed'], undefined);
     assert.equal(await count('Portuguesa'), 2);
+  });
+
+  await t.test("a key whose one restaurant changed never replays the other restaurant's answer", async () => {
+    const scopes = ['products:read', 'products:write'];
+    const { apiKeyId, authorization } = await bearerFor(ctx.db, [world.restaurantA], scopes, 'moved key');
+    const first = await send('POST', '/v1/products', create('Quatro Queijos'), 'moving', { authorization });
+    assert.equal(first.statusCode, 201, first.body);
+    await ctx.db
+      .updateTable('api_key_restaurants')
+      .set({ restaurant_id: world.restaurantB })
+      .where('api_key_id', '=', apiKeyId)
+      .execute();
+    const token = await issueAccessToken(
+      ctx.db,
+      { apiKeyId, restaurantIds: [world.restaurantB], scopes },
+      900,
+    );
+    const moved = { authorization: `Bearer ${token}` };
+    const again = await send('POST', '/v1/products', create('Quatro Queijos'), 'moving', moved);
+    assert.equal(again.statusCode, 422, again.body);
+    assert.equal(again.json().key, 'idempotency_key_reused');
+    assert.equal(again.headers['idempotent-replayed'], undefined);
   });
 
   await t.test('edits, bulk edits and availability changes replay their answers too', async () => {
