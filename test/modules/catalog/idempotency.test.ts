@@ -18,7 +18,7 @@ test('Idempotency-Key on product writes', async (t) => {
     url: string,
     payload: unknown,
     key?: string,
-    who = auth.write,
+    who: { authorization: string } = auth.write,
   ) =>
     app.inject({
       method,
