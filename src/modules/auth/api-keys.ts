@@ -1,5 +1,6 @@
 // API keys: made once, shown once, stored as SHA-256. `ck_live_` or `ck_test_` prefix; the
 // test prefix is not a sandbox, it reads and changes the same real data (contract 1).
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { SCOPES, type Scope } from '../../http/principal.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
@@ -43,6 +44,15 @@ export async function storeApiKey(
   const scopes = checkScopes(input.scopes);
   if (!input.restaurantIds.length) throw new Error('at least one restaurant is required');
   const write = async (tx: Db) => {
+    const before =
+      input.id === undefined
+        ? undefined
+        : await tx
+            .selectFrom('api_keys')
+            .select('key_hash')
+            .where('id', '=', input.id)
+            .forUpdate()
+            .executeTakeFirst();
     const values = {
       name: input.name ?? 'API key',
       prefix: key.slice(0, API_KEY_PREFIXES[environment].length + 4),
@@ -63,10 +73,48 @@ export async function storeApiKey(
       .insertInto('api_key_restaurants')
       .values(input.restaurantIds.map((restaurant_id) => ({ api_key_id: inserted.id, restaurant_id })))
       .execute();
+    if (before) {
+      const grant = { scopes, restaurantIds: input.restaurantIds };
+      await endWhatIsNoLongerGranted(tx, inserted.id, before.key_hash !== values.key_hash, grant);
+    }
     return inserted;
   };
   const row = db.isTransaction ? await write(db) : await db.transaction().execute(write);
   return { id: row.id, api_key: key, restaurant_ids: input.restaurantIds, scopes, environment };
+}
+
+/**
+ * A key defined again (an import) ends at once what it no longer grants. With another secret:
+ * every access token and refresh family of the old one, so whoever held the old secret holds
+ * nothing. Otherwise: each access token holding a scope or a restaurant the key lost (a refresh
+ * narrows the rest, grants/refresh-token.ts).
+ */
+async function endWhatIsNoLongerGranted(
+  tx: Db,
+  apiKeyId: number,
+  secretReplaced: boolean,
+  grant: { scopes: string[]; restaurantIds: number[] },
+) {
+  const now = new Date();
+  if (secretReplaced) {
+    await tx
+      .updateTable('refresh_token_families')
+      .set({ revoked_at: now })
+      .where('api_key_id', '=', apiKeyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    return revokeAccessTokens(tx, { apiKeyId }, now);
+  }
+  await tx
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where('api_key_id', '=', apiKeyId)
+    .where('revoked_at', 'is', null)
+    .where(
+      sql<boolean>`not (scopes <@ array[${sql.join(grant.scopes)}]::text[]
+        and restaurant_ids <@ array[${sql.join(grant.restaurantIds)}]::integer[])`,
+    )
+    .execute();
 }
 
 export async function listApiKeys(db: Db) {

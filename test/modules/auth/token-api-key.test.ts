@@ -147,6 +147,37 @@ test('POST /oauth/token with grant_type=api_key', async (t) => {
     assertOAuthError(await exchange({ api_key: revoked.api_key }), 401, 'invalid_client');
   });
 
+  await t.test('a key defined again ends at once the access tokens holding what it lost', async () => {
+    const id = 900_001;
+    const scopes = ['products:read', 'menu:read'];
+    const first = await storeApiKey(ctx.db, { id, restaurantIds: [r1, r2], scopes });
+    const whole = (await exchange({ api_key: first.api_key })).json();
+    const menuOnly = (await exchange({ api_key: first.api_key, scope: 'menu:read' })).json();
+    const read = (token: string, url = `/v1/test/menu?restaurant_id=${r1}`) =>
+      app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+    assert.equal((await read(whole.access_token)).statusCode, 200);
+
+    await storeApiKey(ctx.db, { id, key: first.api_key, restaurantIds: [r1, r2], scopes: ['menu:read'] });
+    assert.equal((await read(whole.access_token)).statusCode, 401, 'it held products:read');
+    assert.equal((await read(menuOnly.access_token)).statusCode, 200, 'it holds nothing the key lost');
+
+    await storeApiKey(ctx.db, { id, key: first.api_key, restaurantIds: [r1], scopes: ['menu:read'] });
+    assert.equal((await read(menuOnly.access_token)).statusCode, 401, 'it held restaurant r2');
+
+    const again = (await exchange({ api_key: first.api_key })).json();
+    assert.equal((await read(again.access_token)).statusCode, 200);
+    const replaced = await storeApiKey(ctx.db, { id, restaurantIds: [r1], scopes: ['menu:read'] });
+    assert.notEqual(replaced.api_key, first.api_key);
+    assert.equal((await read(again.access_token)).statusCode, 401, "a new secret ends the old one's tokens");
+    const refreshed = await postToken(app, {
+      grant_type: 'refresh_token',
+      refresh_token: again.refresh_token,
+    });
+    assert.equal(refreshed.statusCode, 400, 'and its refresh tokens');
+    assert.equal(refreshed.json().error, 'invalid_grant');
+    assert.equal((await exchange({ api_key: replaced.api_key })).statusCode, 200);
+  });
+
   await t.test('a key presented with the prefix of another environment is 401 invalid_client', async () => {
     const odd = await storeApiKey(ctx.db, {
       key: 'ck_test_stored-as-a-live-key-0123456789abcdef',
