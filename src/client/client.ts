@@ -171,11 +171,13 @@ export class ComandaClient {
 
   /** Every change of the product, newest first, page after page. */
   async *historyEntries(productId: number, options?: CallOptions): AsyncGenerator<ProductHistoryEntry> {
+    const followed = new Set<string>();
     let cursor: string | undefined;
     do {
       const page = await this.history(productId, { cursor }, options);
       yield* page.items;
       cursor = page.next_cursor ?? undefined;
+      if (cursor !== undefined) follow(followed, cursor, 'GET /v1/products/{id}/history');
     } while (cursor);
   }
 
@@ -239,12 +241,14 @@ export class ComandaClient {
 
   /** The feed page after page from `after` until no more is ready (`next_cursor` of the last one resumes). */
   async *listEvents(query: EventsQuery = {}, options?: CallOptions): AsyncGenerator<EventsPage> {
+    const followed = new Set<string>(query.after === undefined ? [] : [query.after]);
     let after = query.after;
     for (;;) {
       const page = await this.eventsPage({ ...query, after }, options);
       yield page;
       if (!page.has_more) return;
-      after = page.next_cursor ?? undefined;
+      // Without a cursor, or with one already followed, the next page would be one already read.
+      after = follow(followed, page.next_cursor, 'GET /v1/events');
     }
   }
 
@@ -363,6 +367,22 @@ export class ComandaClient {
     this.#revalidation.keep(url, answer.headers.get('etag'), answer.text);
     return body;
   }
+}
+
+/**
+ * The next page's cursor, added to those `followed`: a missing one or one already followed (the
+ * server's fault) throws, where following it would read pages already read, forever.
+ */
+function follow(followed: Set<string>, cursor: string | null, route: string): string {
+  if (cursor === null || followed.has(cursor)) {
+    throw new ComandaError(
+      200,
+      'unexpected_response',
+      `${route}: the page ${cursor === null ? 'has more but no next_cursor' : 'handed back a next_cursor already followed'}; stopped rather than read the same pages again.`,
+    );
+  }
+  followed.add(cursor);
+  return cursor;
 }
 
 function id(value: number): string {

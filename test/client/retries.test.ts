@@ -332,3 +332,66 @@ test('a token answer whose body times out is a ComandaError timeout, retried lik
   const error = await caught(failing.getAccessToken());
   assert.deepEqual([error.status, error.key], [0, 'timeout']);
 });
+
+test('listEvents and historyEntries stop with a ComandaError when the server hands back a cursor already followed, instead of reading forever', async (t) => {
+  const event = (n: number) => ({
+    id: `evt_${n}`,
+    type: 'product.updated',
+    restaurant_id: 1,
+    created_at: '',
+    data: { n },
+  });
+  const entry = (n: number) => ({ id: n });
+  const s = await setup(t, {
+    // has_more with the same cursor again (a server fault): the same page would be read forever.
+    '/v1/events': [
+      ok({ data: [event(1)], next_cursor: 'c1', has_more: true }),
+      ok({ data: [event(2)], next_cursor: 'c1', has_more: true }),
+      ok({ data: [event(3)], next_cursor: 'c3', has_more: false }),
+    ],
+    '/v1/products/7/history': [
+      ok({ items: [entry(1)], next_cursor: 'h1' }),
+      ok({ items: [entry(2)], next_cursor: 'h1' }),
+      ok({ items: [entry(3)], next_cursor: null }),
+    ],
+  });
+  const seen: unknown[] = [];
+  const repeated = await caught(
+    (async () => {
+      for await (const page of s.client.listEvents()) seen.push(...page.data.map((e) => e.data.n));
+    })(),
+  );
+  assert.equal(repeated.key, 'unexpected_response');
+  assert.match(repeated.message, /next_cursor/);
+  assert.deepEqual(seen, [1, 2]);
+  assert.equal(s.count('/v1/events'), 2);
+  const history: unknown[] = [];
+  const looped = await caught(
+    (async () => {
+      for await (const item of s.client.historyEntries(7)) history.push(item);
+    })(),
+  );
+  assert.equal(looped.key, 'unexpected_response');
+  assert.deepEqual(history, [entry(1), entry(2)]);
+  assert.equal(s.count('/v1/products/7/history'), 2);
+});
+
+test('listEvents stops with a ComandaError on has_more without a next_cursor, instead of starting over from the beginning', async (t) => {
+  const s = await setup(t, {
+    '/v1/events': [
+      ok({ data: [], next_cursor: null, has_more: true }),
+      ok({ data: [], next_cursor: 'c', has_more: false }),
+    ],
+  });
+  const error = await caught(
+    (async () => {
+      for await (const _ of s.client.listEvents({ after: 'c0' })) {
+      }
+    })(),
+  );
+  assert.equal(error.key, 'unexpected_response');
+  assert.deepEqual(
+    s.received.map((r) => r.search),
+    ['?after=c0'],
+  );
+});
