@@ -328,7 +328,7 @@ export class ComandaClient {
         : { ...query, restaurant_id: options.restaurantId ?? this.#restaurantId };
     const url = withQuery(path, scoped);
     for (let renewed = false; ; renewed = true) {
-      const token = await this.tokens.getAccessToken();
+      const token = await abortable(() => this.tokens.getAccessToken(), options.signal);
       const held = method === 'GET' ? this.#revalidation.held(url) : undefined;
       const exchange: Exchange = {
         method,
@@ -367,6 +367,22 @@ export class ComandaClient {
     this.#revalidation.keep(url, answer.headers.get('etag'), answer.text);
     return body;
   }
+}
+
+/**
+ * `start()`'s promise, or the signal's reason once it aborts: a caller stops waiting for a token whose
+ * renewal (shared with the other callers, who keep waiting for it) is slow.
+ */
+function abortable<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return start();
+  // An aborted call asks for no token: it starts no exchange.
+  if (signal.aborted) return Promise.reject(signal.reason);
+  const promise = start();
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 /**

@@ -395,3 +395,27 @@ test('listEvents stops with a ComandaError on has_more without a next_cursor, in
     ['?after=c0'],
   );
 });
+
+test("a caller's signal also bounds the wait for a token: an abort while the token endpoint stalls rejects at once, and an aborted signal sends nothing", async (t) => {
+  const server = await scriptedServer(t, { '/oauth/token': [silent, issued(1)], '/v1/menu': [ok({})] });
+  const client = new ComandaClient({ baseUrl: server.baseUrl, apiKey: 'ck_test_key', timeoutMs: 1_000 });
+  const reason = new Error('the caller gave up');
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(reason), 100);
+  await assert.rejects(
+    client.getMenu({}, { signal: AbortSignal.abort(reason) }),
+    (error) => error === reason,
+  );
+  assert.equal(server.received.length, 0, 'an aborted call sends nothing, not even a token exchange');
+  const started = Date.now();
+  await assert.rejects(client.getMenu({}, { signal: controller.signal }), (error) => error === reason);
+  assert.ok(Date.now() - started < 500, `rejected after ${Date.now() - started} ms`);
+  const before = server.received.length;
+  await assert.rejects(
+    client.getMenu({}, { signal: AbortSignal.abort(reason) }),
+    (error) => error === reason,
+  );
+  assert.equal(server.received.length, before, 'an aborted call sends nothing');
+  // The shared exchange goes on for the other callers: the next call gets its token.
+  assert.deepEqual(await client.getMenu(), {});
+});
