@@ -2,7 +2,7 @@
 // into an empty project with Node 20 first on PATH, and a plain .mjs script run against a live
 // server, then a TypeScript file type-checked against the installed declarations.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,61 @@ test('the packed client installs into an empty project and runs on Node 20 again
       assert.deepEqual(read.refused, { status: 404, key: 'product_not_found' });
     },
   );
+
+  await t.test('a CommonJS project requires it on Node 20, and its declarations type a .cts file', () => {
+    const cjs = join(dir, 'cjs-integrator');
+    mkdirSync(cjs);
+    writeFileSync(join(cjs, 'package.json'), '{"name":"cjs-integrator","private":true}');
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], {
+      cwd: cjs,
+      env,
+      stdio: 'ignore',
+    });
+    writeFileSync(
+      join(cjs, 'require.js'),
+      `const { ComandaClient, ComandaError, verifyWebhook } = require('@comanda/client');
+console.log(JSON.stringify([typeof ComandaClient, typeof ComandaError, typeof verifyWebhook]));`,
+    );
+    const run = spawnSync(join(bin, 'node'), ['require.js'], { cwd: cjs, env, encoding: 'utf8' });
+    assert.equal(run.stderr, '', 'no error and no warning');
+    assert.deepEqual(JSON.parse(run.stdout), ['function', 'function', 'function']);
+    writeFileSync(
+      join(cjs, 'typed.cts'),
+      `import { ComandaClient, type Product } from '@comanda/client';
+const client = new ComandaClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
+client.getProduct(1).then((product: Product) => {
+  const wrong: number = product.price;
+  console.log(wrong);
+});
+`,
+    );
+    writeFileSync(
+      join(cjs, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          lib: ['es2022', 'dom'],
+        },
+        files: ['typed.cts'],
+      }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--pretty', 'false'],
+      {
+        cwd: cjs,
+        encoding: 'utf8',
+      },
+    );
+    assert.match(
+      tsc.stdout,
+      /^typed\.cts\(4,9\): error TS2322: Type 'string' is not assignable to type 'number'\.$/m,
+    );
+    assert.equal(tsc.stdout.trim().split('\n').length, 1, tsc.stdout);
+  });
 
   await t.test('its declarations type an integrator file and refuse a wrong field type', () => {
     writeFileSync(join(project, 'typed.ts'), TYPED);
