@@ -71,27 +71,52 @@ function backoff(policy: RetryPolicy, attempt: number): number {
   return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
 }
 
+/** An answer whose headers came but whose body could not be read whole (cut, corrupt coding). */
+class UnreadBody extends Error {
+  readonly status: number;
+  constructor(status: number, cause: unknown) {
+    super(`the ${status} answer's body could not be read`, { cause });
+    this.status = status;
+  }
+}
+
+/** The error's message with its causes' (fetch's "terminated" says nothing without its cause). */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let at = error, depth = 0; at !== undefined && depth < 4; depth++) {
+    parts.push(at instanceof Error ? at.message : String(at));
+    at = at instanceof Error ? at.cause : undefined;
+  }
+  return parts.join(': ');
+}
+
 function lost(error: unknown, exchange: Exchange, timedOut: boolean): ComandaError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const status = error instanceof UnreadBody ? error.status : undefined;
+  if (error instanceof UnreadBody) error = error.cause;
+  const reason = describe(error);
+  const what =
+    status === undefined
+      ? `no answer (${reason})`
+      : `the ${status} answer's body could not be read (${reason})`;
   const key = exchange.headers['idempotency-key'];
   if (key !== undefined) {
     return new ComandaError(
       0,
       'outcome_unknown',
-      `${exchange.method} ${exchange.path}: no answer (${reason}); the write may or may not have been applied. Send it again with { idempotencyKey: '${key}' } to apply it at most once.`,
+      `${exchange.method} ${exchange.path}: ${what}; the write may or may not have been applied. Send it again with { idempotencyKey: '${key}' } to apply it at most once.`,
       { cause: error },
     );
   }
   if (exchange.retryLost) {
     const key = timedOut ? 'timeout' : 'network_error';
-    return new ComandaError(0, key, `${exchange.method} ${exchange.path}: no answer (${reason}).`, {
+    return new ComandaError(0, key, `${exchange.method} ${exchange.path}: ${what}.`, {
       cause: error,
     });
   }
   return new ComandaError(
     0,
     'outcome_unknown',
-    `${exchange.method} ${exchange.path}: no answer (${reason}); the write may or may not have been applied. Re-read before sending it again.`,
+    `${exchange.method} ${exchange.path}: ${what}; the write may or may not have been applied. Re-read before sending it again.`,
     { cause: error },
   );
 }
@@ -140,7 +165,14 @@ async function exchangeOnce(
     return { retryStatus: response.status, delayMs };
   }
   const { status, statusText, headers } = response;
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // A timeout or an abort while the body is read stays what it is (timeout, the caller's reason).
+    if (signal.aborted) throw error;
+    throw new UnreadBody(status, error);
+  }
   // The same key's first request still runs (this one may be the resend of a lost answer): once
   // it ends, the key replays its answer.
   if (status === 409 && exchange.headers['idempotency-key'] !== undefined && attempt < t.retry.retries) {

@@ -419,3 +419,36 @@ test("a caller's signal also bounds the wait for a token: an abort while the tok
   // The shared exchange goes on for the other callers: the next call gets its token.
   assert.deepEqual(await client.getMenu(), {});
 });
+
+test('a gzip body that is corrupt or cut short is an error naming the answer and the decoding failure, not "no answer"', async (t) => {
+  const { gzipSync } = await import('node:zlib');
+  const whole = gzipSync(JSON.stringify(PRODUCT));
+  const gzipped =
+    (body: Buffer, length?: number): Script =>
+    (_q, res) => {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+      };
+      if (length !== undefined) headers['content-length'] = String(length);
+      res.writeHead(200, headers);
+      res.end(body);
+    };
+  const corrupt = Buffer.from(whole);
+  corrupt[12] ^= 0xff;
+  const s = await setup(t, {
+    '/v1/products/7': [gzipped(corrupt, corrupt.length)],
+    '/v1/products/8': [gzipped(whole.subarray(0, whole.length - 10))],
+  });
+  const broken = await caught(s.client.getProduct(7));
+  assert.deepEqual([broken.status, broken.key], [0, 'network_error']);
+  assert.match(
+    broken.message,
+    /^GET \/v1\/products\/7: the 200 answer's body could not be read \(.+: .+\)\.$/,
+  );
+  assert.doesNotMatch(broken.message, /no answer/, broken.message);
+  assert.equal(s.count('/v1/products/7'), 4, 'a read is sent again, as after a lost answer');
+  const cut = await caught(s.client.getProduct(8));
+  assert.deepEqual([cut.status, cut.key], [200, 'unexpected_response']);
+  assert.match(cut.message, /not JSON/);
+});
