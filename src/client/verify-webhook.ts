@@ -15,7 +15,8 @@ function header(headers: HeaderBag, name: string): string {
     headers instanceof Headers
       ? headers.get(name)
       : Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-  const text = Array.isArray(value) ? value[0] : value;
+  // A header sent several times: its values as one list (a repeated id or timestamp then fails its check).
+  const text = Array.isArray(value) ? value.join(' ') : value;
   if (!text) throw refused(`the ${name} header is missing`);
   return text;
 }

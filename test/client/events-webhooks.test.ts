@@ -92,6 +92,21 @@ test('the client and webhook verification', async (t) => {
       assert.equal((await verifyWebhook(secret, headers, '{"id":"evt_2"}')).id, 'evt_2');
   });
 
+  await t.test(
+    'verifyWebhook reads a header given as several values (a header bag of arrays), in any case',
+    async () => {
+      const secret = newSecret();
+      const now = new Date();
+      const signature = new Webhook(secret).sign('evt_4', now, '{"id":"evt_4"}');
+      const headers = {
+        'Webhook-Id': 'evt_4',
+        'WEBHOOK-TIMESTAMP': String(Math.floor(now.getTime() / 1000)),
+        'Webhook-Signature': [`v1,${btoa('another secret signed this')}`, signature],
+      };
+      assert.equal((await verifyWebhook(secret, headers, '{"id":"evt_4"}')).id, 'evt_4');
+    },
+  );
+
   await t.test('verifyWebhook refuses another secret, an altered body and an old timestamp', async () => {
     const secret = newSecret();
     const headers = signedHeaders([new Webhook(secret)], 'evt_3', '{"a":1}');
