@@ -1,7 +1,7 @@
 // Brands: at most one default (non-deleted) brand per restaurant, counting the brands already
 // in the database that the file does not replace; fiscal tokens encrypted at rest.
 import { sql } from 'kysely';
-import { encryptSecret } from '../lib/encryption.ts';
+import { decryptSecret, encryptSecret } from '../lib/encryption.ts';
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection, Row } from './collection.ts';
 import { bool, id, instant, text } from './fields.ts';
@@ -48,22 +48,47 @@ export const brands: Collection = {
     }
   },
   write: async (ctx, records) => {
+    const ids = records.map((r) => r.row.id);
+    const stored = new Map(
+      (
+        await ctx.tx
+          .selectFrom('brands')
+          .select(['id', 'fiscal_token_encrypted'])
+          .where('id', '=', sql<number>`any(${ids})`)
+          .execute()
+      ).map((b) => [b.id, b.fiscal_token_encrypted]),
+    );
     const rows = records.map(({ row: { fiscal_token, ...brand } }): Row => {
       if (fiscal_token !== null && !ctx.fiscalTokenKey)
         throw new Error('a fiscal token key is required to import fiscal tokens');
       return {
         ...brand,
         fiscal_token_encrypted:
-          fiscal_token === null ? null : encryptSecret(fiscal_token, ctx.fiscalTokenKey!),
+          fiscal_token === null ? null : encrypted(fiscal_token, ctx.fiscalTokenKey!, stored.get(brand.id)),
       };
     });
-    // The default moves between brands without passing through two defaults at once.
-    await ctx.tx
-      .updateTable('brands')
-      .set({ is_default: false })
-      .where('id', '=', sql<number>`any(${rows.map((r) => r.id)})`)
-      .execute();
-    await upsertRows(ctx, 'brands', rows);
+    // The default moves between brands without passing through two defaults at once: the brands
+    // that stop being the default lose it first (the others are not written: nfe_version stays).
+    const undefaulted = rows.filter((r) => !r.is_default || r.deleted_at !== null).map((r) => r.id);
+    if (undefaulted.length)
+      await ctx.tx
+        .updateTable('brands')
+        .set({ is_default: false })
+        .where('id', '=', sql<number>`any(${undefaulted})`)
+        .where('is_default', '=', true)
+        .execute();
+    // A brand equal to the stored one is not written again (it moves no nfe_version, 0010).
+    await upsertRows(ctx, 'brands', rows, 'id', true);
     return { brands: rows.length };
   },
 };
+
+/** The stored encryption of `token` when it is that token (a fresh IV would make every brand differ), else a new one. */
+function encrypted(token: string, key: string, stored: string | null | undefined): string {
+  if (stored) {
+    try {
+      if (decryptSecret(stored, key) === token) return stored;
+    } catch {}
+  }
+  return encryptSecret(token, key);
+}

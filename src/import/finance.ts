@@ -1,4 +1,5 @@
-// Suppliers, bank accounts, payment methods and cost centres: named records of a restaurant.
+// Suppliers, bank accounts, payment methods and cost centres: named records of a restaurant. A
+// record equal to the stored one is not written again, so it moves no cash_flow_version (0009).
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection } from './collection.ts';
 import { bool, id, instant, text } from './fields.ts';
@@ -23,6 +24,8 @@ export const suppliers: Collection = {
       ctx,
       'suppliers',
       records.map((r) => r.row),
+      'id',
+      true,
     );
     return { suppliers: records.length };
   },
@@ -40,6 +43,8 @@ function named(table: 'bank_accounts' | 'payment_methods' | 'cost_centres'): Col
         ctx,
         table,
         records.map((r) => r.row),
+        'id',
+        true,
       );
       return { [table]: records.length };
     },

@@ -1,11 +1,15 @@
 // Received NF-e as stored locally (the list's snapshot); the detail comes from the fiscal provider.
+// A note equal to the stored one is not written again (its nfe_version stays, 0010), and a stored
+// note keeps its created_at, and its updated_at unless the file changes it, when the file gives none.
+import { sql } from 'kysely';
+import { isoText } from '../db/iso-instant.ts';
 import { inRestaurant } from './catalog.ts';
 import type { Collection } from './collection.ts';
 import { bool, type Check, id, instant, integer, json, text } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { money } from './money.ts';
 import { nullable, optional, required } from './record.ts';
-import { upsertRows } from './write.ts';
+import { differences, upsertRows } from './write.ts';
 
 const accessKey: Check<string> = (value) => {
   if (typeof value !== 'string' || !/^\d{44}$/.test(value))
@@ -62,12 +66,23 @@ export const nfeReceived: Collection = {
   size: () => 1,
   write: async (ctx, records) => {
     const now = new Date().toISOString();
-    const rows = records.map(({ row }) => ({
-      ...row,
-      created_at: row.created_at ?? now,
-      updated_at: row.updated_at ?? now,
-    }));
-    await upsertRows(ctx, 'nfe_received', rows);
+    const rows = records.map(({ row }) => ({ ...row }));
+    const { rows: found } = await sql<{ id: number; created_at: string; updated_at: string }>`
+      select id, ${sql.raw(isoText('created_at'))} as created_at, ${sql.raw(isoText('updated_at'))} as updated_at
+      from nfe_received where id = any(${rows.map((r) => r.id)}::integer[])`.execute(ctx.tx);
+    const stored = new Map(found.map((r) => [r.id, r]));
+    const differing = await differences(
+      ctx,
+      'nfe_received',
+      rows.filter((r) => stored.has(r.id)),
+      ['created_at', 'updated_at'],
+    );
+    for (const row of rows) {
+      const previous = stored.get(row.id);
+      row.created_at ??= previous?.created_at ?? now;
+      row.updated_at ??= previous && !differing.has(row.id) ? previous.updated_at : now;
+    }
+    await upsertRows(ctx, 'nfe_received', rows, 'id', true);
     return { nfe_received: rows.length };
   },
 };

@@ -2,8 +2,12 @@
 // expected_updated_at read before the import cannot match again (optimistic concurrency).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { importData } from '../../src/import/import.ts';
+import { decryptSecret } from '../../src/lib/encryption.ts';
 import { buildTestApp } from '../support/app.ts';
+import { createTestDatabase } from '../support/database.ts';
 import { sessionFor } from '../support/tokens.ts';
 import { FISCAL_KEY, world } from './world.ts';
 
@@ -63,4 +67,42 @@ test('a product imported again without instants keeps its created_at, and its up
   assert.ok(changed.updated_at > first.updated_at, `${changed.updated_at} is after ${first.updated_at}`);
   const unchanged = await read(1001);
   assert.deepEqual([unchanged.created_at, unchanged.updated_at], [other.created_at, other.updated_at]);
+});
+
+test('an unchanged file imported again moves no version and keeps the stored instants of its notes', async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  const state = async () => ({
+    versions: (
+      await sql`select id, catalog_version, cash_flow_version, nfe_version from restaurants order by id`.execute(
+        db,
+      )
+    ).rows,
+    notes: (await sql`select id, created_at, updated_at from nfe_received order by id`.execute(db)).rows,
+    brands: (await sql`select * from brands order by id`.execute(db)).rows,
+  });
+  await importData(db, world(), { fiscalTokenKey: FISCAL_KEY });
+  const first = await state();
+  await sleep(5);
+  await importData(db, world(), { fiscalTokenKey: FISCAL_KEY });
+  assert.deepEqual(await state(), first);
+
+  // A note the file changes (without instants) keeps its created_at, and its updated_at moves on;
+  // only its restaurant's NF-e version moves. A new fiscal token is stored, encrypted.
+  const file = world();
+  file.nfe_received[0].situation = 'cancelada';
+  file.brands[0].fiscal_token = 'tok-nova';
+  await importData(db, file, { fiscalTokenKey: FISCAL_KEY });
+  const after = await state();
+  const [note] = after.notes as { created_at: Date; updated_at: Date }[];
+  const [before] = first.notes as { created_at: Date; updated_at: Date }[];
+  assert.deepEqual(note.created_at, before.created_at);
+  assert.ok(note.updated_at > before.updated_at, `${note.updated_at} is after ${before.updated_at}`);
+  const nfeVersions = (s: typeof first) =>
+    (s.versions as { nfe_version: string }[]).map((v) => v.nfe_version);
+  assert.notEqual(nfeVersions(after)[0], nfeVersions(first)[0]);
+  assert.equal(nfeVersions(after)[1], nfeVersions(first)[1]);
+  const brand = (after.brands as { id: number; fiscal_token_encrypted: string }[])[0];
+  assert.equal(decryptSecret(brand.fiscal_token_encrypted, FISCAL_KEY), 'tok-nova');
 });
