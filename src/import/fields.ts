@@ -38,11 +38,24 @@ export const text =
     if (typeof value !== 'string') throw new FieldProblem('must be a string');
     const result = storable(options.trim ? value.trim() : value);
     if (options.nonEmpty && result.length === 0) throw new FieldProblem('must not be empty');
-    if (options.max !== undefined && result.length > options.max) {
+    if (options.max !== undefined && characters(result, options.max) > options.max) {
       throw new FieldProblem(`must be at most ${options.max} characters`);
     }
     return result;
   };
+
+/**
+ * The characters (Unicode code points, as the API and PostgreSQL's char_length count them) of
+ * `value`, counted only as far as `max` + 1: a pizza emoji is one character, two UTF-16 units.
+ */
+export function characters(value: string, max: number): number {
+  // Each code point is one or two UTF-16 units.
+  if (value.length <= max) return value.length;
+  if (value.length > 2 * max + 1) return max + 1;
+  let count = 0;
+  for (const _ of value) if (++count > max) break;
+  return count;
+}
 
 export const oneOf =
   <T extends string>(values: readonly T[]): Check<T> =>

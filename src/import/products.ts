@@ -8,7 +8,7 @@ import { FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../db/fiscal-columns.ts';
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection, Ref, Row, WriteContext } from './collection.ts';
 import { menuChanged } from './events.ts';
-import { arrayOf, bool, type Check, id, instant, integer, storable, text } from './fields.ts';
+import { arrayOf, bool, type Check, characters, id, instant, integer, storable, text } from './fields.ts';
 import { FieldProblem } from './issues.ts';
 import { money } from './money.ts';
 import { readStoredProducts, recordImportHistory, stampInstants } from './product-history.ts';
@@ -19,7 +19,7 @@ import { deleteWhereIn, differences, insertRows, storedLists, upsertRows } from 
 const fiscalValue: Check<string> = (value) => {
   if (typeof value !== 'string')
     throw new FieldProblem('must be a string or null (codes keep their leading zeros)');
-  if ([...value].length > FISCAL_VALUE_MAX)
+  if (characters(value, FISCAL_VALUE_MAX) > FISCAL_VALUE_MAX)
     throw new FieldProblem(`must be at most ${FISCAL_VALUE_MAX} characters`);
   return storable(value);
 };

@@ -233,6 +233,13 @@ const CASES: [string, string, (f: File) => void][] = [
     },
   ],
   [
+    'a description over 255 characters outside the BMP is rejected (characters are code points)',
+    'products[1].description: must be at most 255 characters',
+    (f) => {
+      f.products[1].description = '🍕'.repeat(256);
+    },
+  ],
+  [
     'an access key that is not 44 digits is rejected',
     'nfe_received[0].access_key: must be a string of 44 digits',
     (f) => {
@@ -332,6 +339,27 @@ test('import value rules', async (t) => {
         .where('id', '=', 1001)
         .executeTakeFirstOrThrow();
       assert.deepEqual(row, { price: '44.90', price_promotion: '0.00' });
+    },
+  );
+
+  await t.test(
+    'names and descriptions of 255 characters outside the BMP are accepted, as the API accepts and exports them',
+    async () => {
+      const file = world();
+      const long = '🍕'.repeat(255);
+      file.products[1].name = long;
+      file.products[1].description = long;
+      file.product_categories[0].name = long;
+      file.complement_categories[0].options[0].name = long;
+      file.brands[0].fantasy_name = long;
+      await load(database.db, file);
+      const row = await database.db
+        .selectFrom('products')
+        .select(['name', 'description'])
+        .where('id', '=', 1001)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(row, { name: long, description: long });
+      await load(database.db, world());
     },
   );
 
