@@ -10,21 +10,51 @@ import { parseConfig } from '../config.ts';
 import { ImportError } from '../import/import.ts';
 import { action, countsText, type OutputOptions, print, progressDisplay, waiting } from './output.ts';
 
+/**
+ * A JSON file's text. JSON is UTF-8 (RFC 8259): a file in another encoding (a Latin-1 or
+ * Windows-1252 export of an ERP) is refused where its first byte that is not UTF-8 is, never read
+ * with its accents silently replaced by U+FFFD. A byte order mark is dropped.
+ */
 export function readJsonFile(file: string): unknown {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new CommandError(
       `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}`,
     );
   }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new CommandError(`${file} is not UTF-8 text (${firstInvalidByte(bytes)}); save it as UTF-8`);
+  }
   try {
     return JSON.parse(text);
   } catch (err) {
     throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** Where the first byte that is not UTF-8 is: `byte 0xe9 at line 2, column 42`. */
+function firstInvalidByte(bytes: Buffer): string {
+  // Everything before the first invalid byte decodes as it is, so its text gives the byte's offset;
+  // a U+FFFD the file really holds (EF BF BD) is passed over.
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  let offset = 0;
+  let from = 0;
+  for (let at = text.indexOf('\uFFFD'); at >= 0; at = text.indexOf('\uFFFD', at + 1)) {
+    offset += Buffer.byteLength(text.slice(from, at));
+    from = at;
+    if (bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd) continue;
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    const column = at - before.lastIndexOf('\n');
+    return `byte 0x${bytes[offset].toString(16).padStart(2, '0')} at line ${line}, column ${column}`;
+  }
+  return 'an incomplete character at its end';
 }
 
 export function registerDatabaseCommands(program: Command): void {
