@@ -45,7 +45,8 @@ export function readRecord(
     return null;
   }
   const before = issues.count;
-  for (const key of Object.keys(raw)) if (!(key in spec)) issues.add(`${at}.${key}`, 'unknown field');
+  for (const key of Object.keys(raw))
+    if (!Object.hasOwn(spec, key)) issues.add(`${at}.${key}`, 'unknown field');
   const record: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(spec)) {
     try {
@@ -63,7 +64,7 @@ export function nested(spec: Spec): Check<Record<string, unknown>> {
   return (value) => {
     if (!isObject(value)) throw new FieldProblem('must be an object');
     for (const key of Object.keys(value))
-      if (!(key in spec)) throw new FieldProblem('unknown field', `.${key}`);
+      if (!Object.hasOwn(spec, key)) throw new FieldProblem('unknown field', `.${key}`);
     const record: Record<string, unknown> = {};
     for (const [name, field] of Object.entries(spec)) {
       try {

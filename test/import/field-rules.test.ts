@@ -27,6 +27,27 @@ const CASES: [string, string, (f: File) => void][] = [
     },
   ],
   [
+    'a field named as a member of every object is unknown too, not ignored',
+    'products[1].constructor: unknown field',
+    (f) => {
+      f.products[1].constructor = 'red';
+    },
+  ],
+  [
+    'a __proto__ field is unknown, not ignored',
+    'products[1].__proto__: unknown field',
+    (f) => {
+      f.products[1] = JSON.parse(JSON.stringify(f.products[1]).replace('{', '{"__proto__": {"price": 1},'));
+    },
+  ],
+  [
+    'a nested field named as a member of every object is unknown',
+    'products[0].fiscal.toString: unknown field',
+    (f) => {
+      f.products[0].fiscal.toString = 'x';
+    },
+  ],
+  [
     'a required field must be present',
     'products[0].name: is required',
     (f) => {
