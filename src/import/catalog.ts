@@ -18,12 +18,26 @@ export const inRestaurant = (row: Row): Ref[] => [
 
 const rowsOf = (records: Rec[]) => records.map((r) => r.row);
 
-/** Writes `rows` that differ from the stored ones; a menu changes where they differ beyond `unshown`. */
+/**
+ * Writes `rows` that differ from the stored ones; a menu changes where they differ beyond `unshown`.
+ * The others are not even upserted: ON CONFLICT DO UPDATE locks the row it leaves as it is, and a
+ * restaurant row locked for the rest of the import deadlocks with a product write of that
+ * restaurant, whose deferred catalog_version bump (0003) updates that row at its commit.
+ */
 async function writeShown(ctx: WriteContext, table: string, rows: Row[], unshown: string[]) {
-  const shown = await differences(ctx, table, rows, unshown);
-  await upsertRows(ctx, table, rows, 'id', true);
+  const differing = await differences(ctx, table, rows);
+  await upsertRows(
+    ctx,
+    table,
+    rows.filter((row) => differing.has(row.id)),
+    'id',
+    true,
+  );
+  ctx.advance(rows.length - differing.size);
   // A restaurant row is its own restaurant.
-  for (const row of rows) if (shown.get(row.id)?.length) menuChanged(ctx, row.restaurant_id ?? row.id);
+  for (const row of rows)
+    if (differing.get(row.id)?.some((column) => !unshown.includes(column)))
+      menuChanged(ctx, row.restaurant_id ?? row.id);
 }
 
 export const restaurants: Collection = {

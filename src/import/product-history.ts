@@ -18,6 +18,11 @@ const IMPORT_ACTOR = { kind: 'import' };
 
 type Stored = Record<string, unknown> & { id: number };
 
+/**
+ * The stored products among `ids`, locked in id order as the product routes lock them: a product
+ * write that commits while the import runs is then either seen here or waits for the import,
+ * never overwritten unseen (with an earlier updated_at, no history and no menu.updated).
+ */
 export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Promise<Stored[]> {
   return tx
     .selectFrom('products')
@@ -29,6 +34,8 @@ export function readStoredProducts(tx: Transaction<Database>, ids: number[]): Pr
       sql<string>`${sql.raw(isoText('updated_at'))}`.as('updated_at'),
     ])
     .where(sql<boolean>`id = any(${ids}::integer[])`)
+    .orderBy('id')
+    .forNoKeyUpdate()
     .execute() as Promise<Stored[]>;
 }
 

@@ -1,0 +1,64 @@
+// An import racing another writer of the same product on PostgreSQL: it reads the product it
+// compares with under the row lock, so an edit that commits while the import runs is neither
+// overwritten unseen nor given back an earlier updated_at, and the import's change of it is in the
+// history and in menu.updated.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createTestDatabase, testDatabaseUrl } from '../support/database.ts';
+import { load, world } from './world.ts';
+
+test('an import that waits for an edit of a product compares with the edited product', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  await load(db, world());
+  const editor = new pg.Client({ connectionString: database.url });
+  await editor.connect();
+  editor.on('error', () => {});
+  t.after(() => editor.end());
+  const seq = async () =>
+    (await sql<{ seq: string }>`select max(seq) as seq from events`.execute(db)).rows[0].seq;
+  const eventsBefore = await seq();
+
+  // The edit holds product 1000 while the import of the unchanged file starts.
+  await editor.query('begin');
+  const { rows } = await editor.query(
+    `update products set name = 'Margherita especial', updated_at = now() + interval '1 hour'
+     where id = 1000 returning to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`,
+  );
+  const edited = rows[0].at as string;
+  const importing = load(db, world());
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const waiting = await editor.query(
+      `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (waiting.rowCount) break;
+    assert.ok(Date.now() < deadline, 'the import never waited for the edit');
+    await sleep(20);
+  }
+  await editor.query('commit');
+  await importing;
+
+  const product = (
+    await sql<{ name: string; updated_at: string }>`select name,
+      to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
+      from products where id = 1000`.execute(db)
+  ).rows[0];
+  assert.equal(product.name, 'Margherita');
+  assert.ok(product.updated_at > edited, `updated_at ${product.updated_at} moved back from ${edited}`);
+  const history = await sql<{ changes: unknown }>`select changes from product_changes
+    where product_id = 1000 and operation = 'edit'`.execute(db);
+  assert.deepEqual(
+    history.rows.map((r) => r.changes),
+    [[{ field: 'name', from: 'Margherita especial', to: 'Margherita' }]],
+  );
+  const events = await sql<{ type: string; restaurant_id: number }>`select type, restaurant_id from events
+    where seq > ${eventsBefore ?? 0}`.execute(db);
+  assert.deepEqual(events.rows, [{ type: 'menu.updated', restaurant_id: 1 }]);
+});
