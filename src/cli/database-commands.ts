@@ -31,11 +31,34 @@ export function readJsonFile(file: string): unknown {
   } catch {
     throw new CommandError(`${file} is not UTF-8 text (${firstInvalidByte(bytes)}); save it as UTF-8`);
   }
+  let data: unknown;
   try {
-    return JSON.parse(text);
+    data = JSON.parse(text);
   } catch (err) {
     throw new CommandError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
+  if (deeperThan(data, MAX_DEPTH)) {
+    throw new CommandError(`${file} nests arrays and objects more than ${MAX_DEPTH} levels deep`);
+  }
+  return data;
+}
+
+/**
+ * Far deeper than an import file nests (a record's JSON values included); a file past it would
+ * overflow the stack of the JSON.stringify that sends it to the server.
+ */
+const MAX_DEPTH = 64;
+
+/** Whether `value` nests arrays and objects more than `max` levels deep (walked without recursion). */
+function deeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [at, depth] = next;
+    if (at === null || typeof at !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(at)) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Where the first byte that is not UTF-8 is: `byte 0xe9 at line 2, column 42`. */

@@ -61,4 +61,10 @@ test('reading an import file', async (t) => {
   await t.test('a folder is named as unreadable', () => {
     assert.equal(refused(dir), `cannot read ${dir}: EISDIR`);
   });
+  await t.test('a file nested past 64 levels is refused before it is sent anywhere', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    assert.match(refused(file('deep.json', deep)), /nests arrays and objects more than 64 levels deep/);
+    const deepest = `${'['.repeat(64)}${']'.repeat(64)}`;
+    assert.ok(Array.isArray(readJsonFile(file('64.json', deepest))), '64 levels are read');
+  });
 });
