@@ -73,6 +73,11 @@ export type ComandaClientOptions = {
    * in entries, least recently used out first; 0 keeps none (default 256).
    */
   revalidationEntries?: number;
+  /**
+   * The most text those bodies hold in all, in UTF-16 code units (bytes for the usual JSON); a
+   * body longer than this is not kept (default 64 Mi).
+   */
+  revalidationLength?: number;
 } & Partial<
   Pick<TokenManagerOptions, 'apiKey' | 'scope' | 'refreshToken' | 'onTokens' | 'refreshMarginSeconds'>
 >;
@@ -110,7 +115,7 @@ export class ComandaClient {
     this.tokens =
       options.tokens ?? new TokenManager({ ...options, apiKey: options.apiKey!, fetch, logger, timeoutMs });
     this.#restaurantId = options.restaurantId;
-    this.#revalidation = createRevalidation(options.revalidationEntries);
+    this.#revalidation = createRevalidation(options.revalidationEntries, options.revalidationLength);
     this.#transport = {
       baseUrl,
       fetch,

@@ -93,4 +93,29 @@ test('the client revalidates what it read', async (t) => {
       ],
     );
   });
+  await t.test('the kept bodies are bounded in length too: a longer body is not kept', async () => {
+    const small = watchingFetch();
+    const productId = world.products.margherita;
+    const productLength = JSON.stringify(await client.getProduct(productId)).length;
+    assert.ok(JSON.stringify(await client.listProducts()).length > productLength + 100);
+    const bounded = new ComandaClient({
+      baseUrl,
+      apiKey,
+      fetch: small.fetch,
+      revalidationLength: productLength + 100,
+    });
+    await bounded.listProducts();
+    await bounded.listProducts();
+    await bounded.getProduct(productId);
+    await bounded.getProduct(productId);
+    assert.deepEqual(
+      small.exchanges.map((e) => [e.path.replace(/\d+$/, 'ID'), e.condition !== null, e.status]),
+      [
+        ['/v1/products', false, 200],
+        ['/v1/products', false, 200],
+        ['/v1/products/ID', false, 200],
+        ['/v1/products/ID', true, 304],
+      ],
+    );
+  });
 });
