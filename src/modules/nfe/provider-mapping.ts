@@ -104,14 +104,14 @@ function mapProviderRecipient(doc: ProviderObject): { cnpj: string | null; cpf: 
 
 /**
  * The access keys the answer names (its own `chave_nfe` and its protocol's, "NFe" prefix taken
- * off): the caller checks they are the one it asked for, so that another note's document is never
- * shown as this one's.
+ * off; an empty one names none): the caller checks they are the one it asked for, so that another
+ * note's document is never shown as this one's.
  */
 function namedKeys(doc: ProviderObject): string[] {
   const protocol = doc.protocolo_nota_fiscal;
   return [doc.chave_nfe, isProviderObject(protocol) ? protocol.chave_nfe : undefined]
-    .map(scalarText)
-    .filter((key) => key !== null)
+    .map((value) => scalarText(value) ?? '')
+    .filter((key) => key !== '')
     .map((key) => key.replace(/^NFe/, ''));
 }
 
