@@ -93,7 +93,7 @@ function canonicalRequest(request: FastifyRequest): string {
  * the request's query and parameters.
  */
 export const versionTag =
-  (column: 'catalog_version' | 'cash_flow_version' | 'nfe_version') =>
+  (column: 'catalog_version' | 'cash_flow_version' | 'nfe_version' | 'events_version') =>
   async (request: FastifyRequest): Promise<string | undefined> => {
     const state: RestaurantState | undefined = await request.restaurant.state();
     return state && `${column}=${state[column]}\n${canonicalRequest(request)}`;

@@ -861,6 +861,7 @@ test('every operation answers what its response schema in /openapi.json says', a
         'get /v1/nfe-received',
         '/v1/nfe-received?start_date=2026-02-01T00:00:00Z&end_date=2026-05-01T00:00:00Z',
       ],
+      ['get /v1/events', '/v1/events'],
     ]) {
       const read = await call(where, { url }, 200);
       const held = String(read.headers.etag);

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { codedTag, noneMatch } from '../../src/http/conditional.ts';
+import { recordEvents } from '../../src/modules/events/outbox.ts';
 import { buildTestApp } from '../support/app.ts';
+import { eventsWorld, feedSettled } from '../support/events-world.ts';
 import { buildFinancialWorld } from '../support/financial-world.ts';
 import { menuWorld } from '../support/menu-world.ts';
 import { insertBrand, insertNote } from '../support/nfe-world.ts';
@@ -329,4 +331,44 @@ test('a 304 carries the tag as the request sent it; for `*`, the tag its 200 wou
     assert.equal(any.rawPayload.length, 0, url);
     assert.equal((await get(url, { 'if-none-match': '*' })).headers.etag, tag, url);
   }
+});
+
+test('the event feed is tagged by events_version, the query and the types the credential sees', async (t) => {
+  const world = await eventsWorld(t);
+  const productsOnly = await world.bearer(['products:read']);
+  const withFinance = await world.bearer(['products:read', 'financial:read']);
+  const get = (url: string, authorization: string, headers: Record<string, string> = {}) =>
+    world.app.inject({ url, headers: { authorization, ...headers } });
+  await recordEvents(world.db, [
+    { restaurant_id: world.restaurant, type: 'product.updated', data: { n: 1 } },
+  ]);
+  await feedSettled(world.db);
+  const first = await get('/v1/events', productsOnly);
+  assert.equal(first.statusCode, 200, first.body);
+  const tag = String(first.headers.etag);
+  assert.match(tag, /^"[A-Za-z0-9_-]{27}"$/);
+  const again = await get('/v1/events', productsOnly, { 'if-none-match': tag });
+  assert.equal(again.statusCode, 304);
+  assert.equal(again.body, '');
+  // Another credential of the restaurant sees other types: the same URL is another answer.
+  const wider = await get('/v1/events', withFinance, { 'if-none-match': tag });
+  assert.equal(wider.statusCode, 200);
+  assert.notEqual(wider.headers.etag, tag);
+  assert.notEqual((await get('/v1/events?limit=1', productsOnly)).headers.etag, tag);
+  // An event of another restaurant leaves the tag; one of this restaurant moves it.
+  await recordEvents(world.db, [{ restaurant_id: world.other, type: 'product.updated', data: { n: 2 } }]);
+  await feedSettled(world.db);
+  assert.equal((await get('/v1/events', productsOnly, { 'if-none-match': tag })).statusCode, 304);
+  await recordEvents(world.db, [
+    { restaurant_id: world.restaurant, type: 'product.updated', data: { n: 3 } },
+  ]);
+  await feedSettled(world.db);
+  const moved = await get('/v1/events', productsOnly, { 'if-none-match': tag });
+  assert.equal(moved.statusCode, 200);
+  assert.equal(moved.json().data.length, 2);
+  assert.notEqual(moved.headers.etag, tag);
+  // A tag does not answer a query refused before the handler: a bad cursor stays a 400.
+  const refused = await get('/v1/events?after=not-a-cursor', productsOnly, { 'if-none-match': '*' });
+  assert.equal(refused.statusCode, 400);
+  assert.equal(refused.headers.etag, undefined);
 });

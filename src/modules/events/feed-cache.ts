@@ -30,7 +30,10 @@ type EventFeedReader = (
   principal: Principal,
   query: EventsQueryInput,
   retentionDays: number,
-) => Promise<Buffer>;
+) => Promise<FeedPage>;
+
+/** A page's bytes, and whether it is final: nothing held back, so the same for its events_version (its ETag). */
+export type FeedPage = { body: Buffer; final: boolean };
 
 /** One per app instance; other instances' writes reach it through events_version. */
 export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader {
@@ -52,11 +55,11 @@ export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader
     const version = (await restaurant.state())?.events_version;
     const key = pageKey(restaurant.id, page);
     const kept = version === undefined ? undefined : cache.current(key, version);
-    if (kept) return kept.body;
+    if (kept) return { body: kept.body, final: true };
     reads.inc({ source: 'database' });
     const { body, final } = await renderFeedPage(db, restaurant.id, page);
     // No such restaurant (a token outliving it) has nothing to keep.
     if (final && version !== undefined) cache.set(key, { version, body });
-    return body;
+    return { body, final };
   };
 }
