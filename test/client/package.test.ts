@@ -35,6 +35,21 @@ const wrong: number = product.price;
 console.log(page.totals.total_earnings, wrong);
 `;
 
+/** tsc's diagnostics for `file` of `folder`, checked as an integrator's strict project checks it. */
+function typeCheck(folder: string, file: string): string {
+  const compilerOptions = {
+    module: 'nodenext',
+    target: 'es2022',
+    strict: true,
+    noEmit: true,
+    lib: ['es2022', 'dom'],
+  };
+  writeFileSync(join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: [file] }));
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  return spawnSync(process.execPath, [tsc, '-p', '.', '--pretty', 'false'], { cwd: folder, encoding: 'utf8' })
+    .stdout;
+}
+
 test('the packed client installs into an empty project and runs on Node 20 against a live server', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'comanda-package-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -169,59 +184,17 @@ client.getProduct(1).then((product: Product) => {
 });
 `,
     );
-    writeFileSync(
-      join(cjs, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          target: 'es2022',
-          strict: true,
-          noEmit: true,
-          lib: ['es2022', 'dom'],
-        },
-        files: ['typed.cts'],
-      }),
-    );
-    const tsc = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--pretty', 'false'],
-      {
-        cwd: cjs,
-        encoding: 'utf8',
-      },
-    );
+    const diagnostics = typeCheck(cjs, 'typed.cts');
     assert.match(
-      tsc.stdout,
+      diagnostics,
       /^typed\.cts\(4,9\): error TS2322: Type 'string' is not assignable to type 'number'\.$/m,
     );
-    assert.equal(tsc.stdout.trim().split('\n').length, 1, tsc.stdout);
+    assert.equal(diagnostics.trim().split('\n').length, 1, diagnostics);
   });
 
   await t.test('its declarations type an integrator file and refuse a wrong field type', () => {
     writeFileSync(join(project, 'typed.ts'), TYPED);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'nodenext',
-          target: 'es2022',
-          strict: true,
-          noEmit: true,
-          lib: ['es2022', 'dom'],
-        },
-        files: ['typed.ts'],
-      }),
-    );
-    const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    let diagnostics = '';
-    try {
-      execFileSync(process.execPath, [tsc, '-p', '.', '--pretty', 'false'], {
-        cwd: project,
-        encoding: 'utf8',
-      });
-    } catch (error) {
-      diagnostics = String((error as { stdout: string }).stdout);
-    }
+    const diagnostics = typeCheck(project, 'typed.ts');
     assert.match(
       diagnostics,
       /^typed\.ts\(5,7\): error TS2322: Type 'string' is not assignable to type 'number'\.$/m,
