@@ -58,7 +58,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installAuthentication(app, ctx.db, ctx.secrets.sessionSecret);
   // Compression first: a tagged route's last onSend then sees the coding its body is sent in.
   await installCompression(app, ctx.config.cacheBytes.compressedMenus);
-  installConditionalRequests(app);
+  installConditionalRequests(app, ctx.secrets.sessionSecret);
   installHealth(app, ctx.database);
   installMetrics(app, ctx.database);
   await installDocs(app, ctx.config);

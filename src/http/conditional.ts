@@ -1,8 +1,11 @@
 // Conditional reads (RFC 9110 8.8.3, 13.1.2). A route opts in with `config.etag`: a function of
 // the request that names what its answer depends on (a data version read with the token, the
-// query's canonical form, for the menu the schedule window). The tag is a hash of that name, the
+// query's canonical form, for the menu the schedule window). The tag is an HMAC of that name, the
 // route and the restaurant: it is never derived from a rendered body, so a matching
-// If-None-Match is answered 304 before the handler runs, without rendering anything.
+// If-None-Match is answered 304 before the handler runs, without rendering anything. Its key comes
+// from the server's secret (the same on every instance): the versions are sequences shared by every
+// restaurant, and a plain hash would let a tenant recover them from its tags and count the other
+// tenants' writes.
 //
 // A 304 spends no rate-limit budget (GitHub's rule for conditional requests): authenticate.ts
 // leaves the budget of a request carrying If-None-Match to this hook, which spends it on any
@@ -21,7 +24,7 @@
 // `*` matches only a representation that exists (RFC 9110 13.1.2): the handler runs, and its 2xx
 // becomes a 304 in onSend, with the tag its 200 would carry (a read, so it spends its budget).
 // An error answer carries no tag.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RestaurantState } from '../db/restaurant-state.ts';
@@ -76,9 +79,6 @@ function routeIdentity(request: FastifyRequest): string {
   return `${request.routeOptions.url ?? request.url}\n${shape}`;
 }
 
-const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
-  `"${digest(`${route}\n${restaurantId}\n${dependsOn}`, 27)}"`;
-
 /** The validated query (defaults applied) and path parameters, in a form independent of their order. */
 function canonicalRequest(request: FastifyRequest): string {
   const entries = (value: unknown) =>
@@ -105,7 +105,10 @@ async function settle(request: FastifyRequest, reply: FastifyReply): Promise<voi
   await spendBudget(request, reply);
 }
 
-export function installConditionalRequests(app: FastifyInstance): void {
+export function installConditionalRequests(app: FastifyInstance, secret: string): void {
+  const key = createHmac('sha256', secret).update('comanda etag').digest();
+  const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
+    `"${createHmac('sha256', key).update(`${route}\n${restaurantId}\n${dependsOn}`).digest('base64url').slice(0, 27)}"`;
   app.decorateRequest('budgetDeferred', false);
   app.addHook('preHandler', async (request, reply) => {
     const etag = request.routeOptions.config?.etag;

@@ -16,7 +16,7 @@ import { bearerFor } from '../support/tokens.ts';
 const SCOPES = ['menu:read', 'products:read', 'financial:read', 'nfe-received:read'];
 
 test('conditional reads', async (t) => {
-  const { app, ctx } = await buildTestApp(t, { config: { rateLimitPerMinute: 1000 } });
+  const { app, ctx, database } = await buildTestApp(t, { config: { rateLimitPerMinute: 1000 } });
   const db = ctx.db;
   const world = await menuWorld(db);
   const twin = await menuWorld(db, { name: 'Gêmea' });
@@ -124,6 +124,25 @@ test('conditional reads', async (t) => {
       at('2026-03-05T02:00:00Z');
       assert.equal(await tagOf('/v1/menu?only_available=true'), afternoon);
       t.mock.timers.reset();
+    },
+  );
+
+  await t.test(
+    "tags are keyed by the server's secret: instances sharing it agree, and no tenant recomputes one",
+    async (s) => {
+      const config = { rateLimitPerMinute: 1000 };
+      const same = await buildTestApp(s, { database, config });
+      const secret = 'another-session-secret-of-at-least-32-characters';
+      const other = await buildTestApp(s, {
+        database,
+        config: { ...config, restaurantSessionSecret: secret },
+      });
+      for (const url of reads) {
+        const tag = await tagOf(url);
+        const inject = (instance: typeof app) => instance.inject({ url, headers: { authorization } });
+        assert.equal((await inject(same.app)).headers.etag, tag, url);
+        assert.notEqual((await inject(other.app)).headers.etag, tag, url);
+      }
     },
   );
 
