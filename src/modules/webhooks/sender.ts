@@ -30,17 +30,32 @@ type Sender = {
   close(): Promise<void>;
 };
 
-async function readStart(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+/**
+ * The first 1 KB of the answer, and the error that cut it short if any (the time limit, a reset):
+ * the status came before it, so the attempt keeps its status and the start read until then.
+ */
+async function readStart(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+): Promise<{ text: string; error: unknown }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= ANSWER_BYTES) break;
+  let error: unknown = null;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= ANSWER_BYTES) break;
+    }
+  } catch (err) {
+    error = err;
   }
   body.destroy();
   // PostgreSQL text holds no NUL: one kept would fail the record of this attempt and of its batch.
-  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8').replaceAll('\u0000', '\ufffd');
+  const text = Buffer.concat(chunks)
+    .subarray(0, ANSWER_BYTES)
+    .toString('utf8')
+    .replaceAll('\u0000', '\ufffd');
+  return { text, error };
 }
 
 export function createSender(options: SenderOptions): Sender {
@@ -70,7 +85,7 @@ export function createSender(options: SenderOptions): Sender {
       // end (AbortSignal.timeout and .any would each keep a timer and a listener for the 10 s).
       const exchange = new AbortController();
       const abort = () =>
-        exchange.abort(new DOMException(`no answer within ${options.timeoutMs} ms`, 'TimeoutError'));
+        exchange.abort(new DOMException(`the exchange took over ${options.timeoutMs} ms`, 'TimeoutError'));
       const timer = setTimeout(abort, options.timeoutMs);
       const stopped = () => exchange.abort(new DOMException('the worker stopped', 'AbortError'));
       options.stop?.addEventListener('abort', stopped);
@@ -83,9 +98,16 @@ export function createSender(options: SenderOptions): Sender {
           body,
           signal: exchange.signal,
         });
-        const text = await readStart(answer.body);
+        // Any 2xx is a success: a body that then never ends, or ends in a reset, changes nothing.
+        const { text, error } = await readStart(answer.body);
         const ok = answer.statusCode >= 200 && answer.statusCode < 300;
-        return { statusCode: answer.statusCode, durationMs: elapsed(), body: text, error: null, ok };
+        return {
+          statusCode: answer.statusCode,
+          durationMs: elapsed(),
+          body: text,
+          error: error === null ? null : `the answer's body was cut: ${describe(error)}`.slice(0, 500),
+          ok,
+        };
       } catch (err) {
         return {
           statusCode: null,

@@ -40,6 +40,34 @@ test('a hostile receiver costs one attempt', async (t) => {
     assert.ok(written < 50 * 1024 * 1024, 'the connection was dropped before the whole answer');
   });
 
+  await t.test(
+    'a 2xx whose body never ends is a success with its status and start, at the time limit',
+    async () => {
+      // The receiver accepted the event: its status says so, whatever its body does next.
+      receiver.respond = (_req, res) => {
+        res.writeHead(200);
+        res.write('accepted');
+      };
+      const outcome = await sender.send(receiver.url('/unended'), {}, '{}');
+      assert.equal(outcome.ok, true, JSON.stringify(outcome));
+      assert.equal(outcome.statusCode, 200);
+      assert.equal(outcome.body, 'accepted');
+      assert.ok(outcome.durationMs < 2_000, String(outcome.durationMs));
+    },
+  );
+
+  await t.test('a 5xx whose body is cut by a reset keeps its status: the receiver did answer', async () => {
+    receiver.respond = (_req, res) => {
+      res.writeHead(503, { 'content-length': '100' });
+      res.write('busy', () => res.socket?.resetAndDestroy());
+    };
+    const outcome = await sender.send(receiver.url('/reset'), {}, '{}');
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.statusCode, 503, JSON.stringify(outcome));
+    assert.equal(outcome.body, 'busy');
+    assert.ok(outcome.error);
+  });
+
   await t.test('a redirect is not followed and is a failed attempt', async () => {
     receiver.received.length = 0;
     receiver.respond = (req, res) => {
