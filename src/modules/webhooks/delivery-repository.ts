@@ -1,6 +1,7 @@
 // SQL of the delivery queue. Claiming takes due rows with FOR UPDATE SKIP LOCKED and, in the same
 // statement, counts the attempt and moves next_attempt_at past a lease: each attempt is made by one
-// instance, and an attempt whose process died is made again once the lease has run out.
+// instance, and an attempt whose process died is made again once the lease has run out. A claim
+// leaves each endpoint its share of the instance's attempts in flight (ClaimShares).
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PreviousSecret } from '../../db/types.ts';
@@ -19,22 +20,65 @@ export type ClaimedDelivery = {
   secret_encrypted: string;
   /** The replaced secrets, each signing until its expires_at (migration 0019). */
   previous_secrets: PreviousSecret[];
+  /** Whether the endpoint was failing when claimed (its attempts in flight are then capped). */
+  failing: boolean;
 };
 
-export async function claimDue(db: Db, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+/**
+ * How many attempts each endpoint may have in flight at this instance: `cap`, or `failingCap` once
+ * it is failing, beside those of `flying` (its attempts in flight here). So a receiver that hangs
+ * holds a few of the instance's slots, never all of them, and the others' deliveries go out.
+ */
+export type ClaimShares = {
+  /** Attempts in flight here by endpoint, and whether it was failing when they were claimed. */
+  flying: ReadonlyMap<number, { n: number; failing: boolean }>;
+  cap: number;
+  failingCap: number;
+};
+
+/** Due rows looked at per claim (their oldest): enough to find other endpoints behind one's backlog. */
+const SCAN_PER_CLAIMED = 10;
+
+export async function claimDue(
+  db: Db,
+  limit: number,
+  leaseMs: number,
+  shares: ClaimShares = { flying: new Map(), cap: limit, failingCap: limit },
+): Promise<ClaimedDelivery[]> {
+  const flying = [...shares.flying];
+  const ids = flying.map(([id]) => id);
+  const counts = flying.map(([, { n }]) => n);
+  // Endpoints with their whole share in flight are skipped by the scan itself, so that a backlog of
+  // one of them does not fill the rows looked at; the share of the others is checked on the rows seen.
+  const full = flying
+    .filter(([, { n, failing }]) => n >= (failing ? shares.failingCap : shares.cap))
+    .map(([id]) => id);
   const { rows } = await sql<ClaimedDelivery>`
-    with due as (
-      select id from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= now()
-      order by next_attempt_at limit ${limit}
-      for update skip locked
+    with flying as (
+      select * from unnest(${ids}::int[], ${counts}::int[]) as f(endpoint_id, n)
+    ), seen as (
+      select id, endpoint_id, next_attempt_at from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= now() and endpoint_id <> all(${full}::int[])
+      order by next_attempt_at limit ${limit * SCAN_PER_CLAIMED}
+    ), ranked as (
+      select s.id, coalesce(f.n, 0)
+        + row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id) as place
+      from seen s left join flying f on f.endpoint_id = s.endpoint_id
+    ), due as (
+      select d.id from webhook_deliveries d
+      join ranked r on r.id = d.id
+      join webhook_endpoints w on w.id = d.endpoint_id
+      where d.status = 'pending' and d.next_attempt_at <= now()
+        and r.place <= case when w.failing_since is null then ${shares.cap}::int else ${shares.failingCap}::int end
+      order by d.next_attempt_at limit ${limit}
+      for update of d skip locked
     )
     update webhook_deliveries d
       set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
     from due, webhook_endpoints w
     where d.id = due.id and w.id = d.endpoint_id
     returning d.id, d.endpoint_id, d.event_id, d.payload::text as payload, d.attempts, w.url, w.secret_encrypted,
-      w.previous_secrets`.execute(db);
+      w.previous_secrets, w.failing_since is not null as failing`.execute(db);
   return rows;
 }
 

@@ -1,10 +1,12 @@
 // The delivery loop each server runs (src/server.ts): hand newly committed events to their
-// endpoints (fanout.ts), claim due deliveries, send them at once,
-// record each failure as it ends and the batch's successes in one statement once all have ended;
-// poll again at once while work remains, else after a short pause. stop() aborts the attempts in flight (they are not
-// recorded: each is made again when its lease runs out, as if the process had died) and waits for
-// the loop, so a shutdown is not held by a slow receiver.
-import { setTimeout as sleep } from 'node:timers/promises';
+// endpoints (fanout.ts), claim due deliveries into the free slots of the instance and send them at
+// once, record each failure as it ends and the successes of a turn in one statement. A turn does
+// not wait for its slowest attempt: the next one comes as soon as every attempt has ended, or after
+// pollMs for those still running, whose slots stay taken while the others are filled again; and an
+// endpoint has at most its share of the slots (claimDue), so a receiver that hangs costs its own
+// attempts and nobody else's. stop() aborts the attempts in flight (they are not recorded: each is
+// made again when its lease runs out, as if the process had died) and waits for the loop, so a
+// shutdown is not held by a slow receiver.
 import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.ts';
@@ -31,13 +33,19 @@ export type WorkerOptions = {
   allowPrivate: boolean;
   log: (err: unknown) => void;
   pollMs?: number;
+  /** Deliveries claimed by one statement at most. */
   batch?: number;
+  /** Attempts in flight at once at this instance, at most. */
+  concurrency?: number;
   timeoutMs?: number;
   leaseMs?: number;
   schedule?: RetrySchedule;
 };
 
 type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
+
+/** Attempts in flight at once, per instance, to an endpoint that is failing. */
+const FAILING_SHARE = 2;
 
 /** Decrypts endpoint secrets and makes their signers, each once while in use (the 500 most recently used are kept). */
 function secretDecrypter(key: () => string): (stored: string) => Webhook {
@@ -62,13 +70,15 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   const { db } = options;
   const decrypt = secretDecrypter(() => options.secretKey);
   const batch = options.batch ?? 20;
+  const concurrency = Math.max(batch, options.concurrency ?? 100);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(60_000, timeoutMs * 3);
   const schedule = options.schedule ?? DEFAULT_SCHEDULE;
   const stopping = new AbortController();
   const sender = createSender({ allowPrivate: options.allowPrivate, timeoutMs, stop: stopping.signal });
   let loop: Promise<void> | undefined;
-  /** Sends one delivery; a failure is recorded here, a success is returned to be recorded with the batch's. */
+  let stopped: Promise<void> | undefined;
+  /** Sends one delivery; a failure is recorded here, a success is returned to be recorded with the turn's. */
   async function attempt(delivery: ClaimedDelivery): Promise<Success | undefined> {
     const now = new Date();
     const body = delivery.payload;
@@ -93,31 +103,95 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     await recordOutcome(db, delivery, outcome, now, retryDelay(delivery.attempts, schedule));
   }
 
-  /** One turn: hands out what committed since the last, then sends; returns how many deliveries it claimed. */
-  async function runOnce(): Promise<number> {
+  /** The attempts in flight, and how many of them each endpoint has (claimDue's shares). */
+  const running = new Set<Promise<void>>();
+  const flying = new Map<number, { n: number; failing: boolean }>();
+  let succeeded: Success[] = [];
+
+  function launch(delivery: ClaimedDelivery): void {
+    const share = flying.get(delivery.endpoint_id) ?? { n: 0, failing: delivery.failing };
+    share.n++;
+    share.failing = delivery.failing;
+    flying.set(delivery.endpoint_id, share);
+    const sent: Promise<void> = attempt(delivery)
+      .then((success) => void (success && succeeded.push(success)), options.log)
+      .finally(() => {
+        running.delete(sent);
+        if (--share.n === 0 && flying.get(delivery.endpoint_id) === share)
+          flying.delete(delivery.endpoint_id);
+      });
+    running.add(sent);
+  }
+
+  /**
+   * Records the successes of the attempts ended since the last call, in one statement. A success
+   * not recorded (this statement failed, the process died) is sent again when its lease ends: at
+   * least once.
+   */
+  async function recordSucceeded(): Promise<void> {
+    if (!succeeded.length) return;
+    const batchOf = succeeded;
+    succeeded = [];
+    await recordSuccesses(db, batchOf).catch(options.log);
+  }
+
+  /** Hands out what committed since the last turn, records, fills the free slots; returns how many it claimed. */
+  async function turn(room: number): Promise<number> {
     await fanOut(db).catch(options.log);
-    const claimed = await claimDue(db, batch, leaseMs);
-    const successes: Success[] = [];
-    await Promise.all(
-      claimed.map((delivery) =>
-        attempt(delivery).then((success) => success && successes.push(success), options.log),
-      ),
-    );
-    // A success not recorded (this statement failed, the process died) is sent again when its
-    // lease ends: at least once.
-    await recordSuccesses(db, successes).catch(options.log);
+    await recordSucceeded();
+    if (room <= 0) return 0;
+    const claimed = await claimDue(db, room, leaseMs, { flying, cap: batch, failingCap: FAILING_SHARE });
+    for (const delivery of claimed) launch(delivery);
     return claimed.length;
   }
 
+  /** One turn whose attempts are all waited for and recorded; returns how many deliveries it claimed. */
+  async function runOnce(): Promise<number> {
+    const claimed = await turn(Math.min(batch, concurrency - running.size));
+    await Promise.all(running);
+    await recordSucceeded();
+    return claimed;
+  }
+
+  /** Resolves after `ms`, or at once when the worker stops; clear() lets its timer go. */
+  function pause(ms: number) {
+    let timer: NodeJS.Timeout | undefined;
+    let wake = () => {};
+    const done = new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, ms);
+      stopping.signal.addEventListener('abort', wake, { once: true });
+    });
+    return {
+      done,
+      clear() {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', wake);
+      },
+    };
+  }
+
   async function run(): Promise<void> {
+    const pollMs = options.pollMs ?? 100;
     while (!stopping.signal.aborted) {
-      const done = await runOnce().catch((err) => {
+      const room = Math.min(batch, concurrency - running.size);
+      const claimed = await turn(room).catch((err) => {
         options.log(err);
         return 0;
       });
-      if (done < batch)
-        await sleep(options.pollMs ?? 100, undefined, { signal: stopping.signal }).catch(() => {});
+      // The next turn once every attempt has ended, or after pollMs while some still run. With
+      // nothing more due, the successes are recorded as soon as their attempts end, and the next
+      // turn waits for pollMs.
+      const next = pause(pollMs);
+      await Promise.race([Promise.all(running), next.done]);
+      if (claimed < room) {
+        await recordSucceeded();
+        await next.done;
+      }
+      next.clear();
     }
+    await Promise.all(running);
+    await recordSucceeded();
   }
 
   return {
@@ -125,10 +199,14 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     start() {
       loop ??= run();
     },
-    async stop() {
-      stopping.abort();
-      await loop;
-      await sender.close();
+    // Once, however many times it is called.
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort();
+        await loop;
+        await sender.close();
+      })();
+      return stopped;
     },
   };
 }
