@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { describe } from '../../lib/network-errors.ts';
-import { isPublicAddress, publicOnlyLookup } from './url-safety.ts';
+import { type HostResolver, isPublicAddress, publicOnlyLookup } from './url-safety.ts';
 
 const ANSWER_BYTES = 1024;
 
@@ -23,6 +23,8 @@ type SenderOptions = {
   timeoutMs: number;
   /** Aborts every attempt in flight (the worker stopping). */
   stop?: AbortSignal;
+  /** Resolves receivers' hosts (url-safety.ts's c-ares resolver unless given). */
+  resolver?: HostResolver;
 };
 
 type Sender = {
@@ -60,7 +62,10 @@ async function readStart(
 
 export function createSender(options: SenderOptions): Sender {
   const agent = new Agent({
-    connect: { timeout: options.timeoutMs, ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }) },
+    connect: {
+      timeout: options.timeoutMs,
+      ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup(options.resolver) }),
+    },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     // Connections are kept per receiver; a receiver that is slow to answer gets no pipelining.

@@ -3,7 +3,13 @@
 // to) and again on each delivery, on the address the connection really uses (undici's
 // `connect.lookup`, see sender.ts), so DNS that changes after the check cannot turn a webhook
 // inward. WEBHOOK_ALLOW_PRIVATE=1 lifts both rules (development and tests).
-import { lookup } from 'node:dns';
+//
+// Hosts are resolved by c-ares (dns.Resolver: the servers of /etc/resolv.conf, asked on the event
+// loop), not by getaddrinfo (dns.lookup): libuv runs at most two getaddrinfo calls at once, so a
+// receiver whose DNS does not answer would hold every lookup of the process (other receivers', the
+// database's, the fiscal provider's) for as long as the system resolver waits. /etc/hosts is not
+// read; localhost and its subdomains are the loopback (RFC 6761).
+import { Resolver } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const blocked = new BlockList();
@@ -43,8 +49,53 @@ export function isPublicAddress(address: string): boolean {
 
 export class UnsafeUrlError extends Error {}
 
+/** What resolves webhook hosts (a dns.Resolver; tests give one asking their own server). */
+export type HostResolver = Pick<Resolver, 'resolve4' | 'resolve6'>;
+
+/** A query gives up after about 2 s per try, 2 tries: an attempt's 10 s are not spent waiting on DNS. */
+const webhookResolver = new Resolver({ timeout: 2_000, tries: 2 });
+
+type Address = { address: string; family: 4 | 6 };
+
+/** Every address of `host` (IPv4 first), or the resolver's error (ENOTFOUND, ETIMEOUT...). */
+export async function resolveHost(
+  host: string,
+  resolver: HostResolver = webhookResolver,
+  family: 0 | 4 | 6 = 0,
+): Promise<Address[]> {
+  const literal = isIP(host);
+  if (literal) return [{ address: host, family: literal as 4 | 6 }];
+  if (/(^|\.)localhost\.?$/i.test(host))
+    return [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+  const ask = (version: 4 | 6) =>
+    new Promise<Address[]>((resolve, reject) => {
+      const done = (err: NodeJS.ErrnoException | null, addresses: string[]) =>
+        err ? reject(err) : resolve(addresses.map((address) => ({ address, family: version })));
+      if (version === 4) resolver.resolve4(host, done);
+      else resolver.resolve6(host, done);
+    });
+  const versions: (4 | 6)[] = family ? [family] : [4, 6];
+  const answers = await Promise.allSettled(versions.map(ask));
+  const found = answers.flatMap((answer) => (answer.status === 'fulfilled' ? answer.value : []));
+  if (found.length) return found;
+  const errors = answers.flatMap((answer) => (answer.status === 'rejected' ? [answer.reason] : []));
+  // No record of one family says less than why the other failed.
+  throw (
+    errors.find((err) => err?.code !== 'ENODATA') ??
+    errors[0] ??
+    Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' })
+  );
+}
+
 /** The URL when a webhook may be sent there; throws UnsafeUrlError saying why not. */
-export async function checkWebhookUrl(text: string, allowPrivate: boolean): Promise<URL> {
+export async function checkWebhookUrl(
+  text: string,
+  allowPrivate: boolean,
+  resolver: HostResolver = webhookResolver,
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(text);
@@ -56,11 +107,9 @@ export async function checkWebhookUrl(text: string, allowPrivate: boolean): Prom
   if (url.username || url.password) throw new UnsafeUrlError('must not carry a user name or password');
   if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string }[];
+  let addresses: Address[];
   try {
-    addresses = await new Promise((resolve, reject) =>
-      lookup(host, { all: true }, (err, found) => (err ? reject(err) : resolve(found))),
-    );
+    addresses = await resolveHost(host, resolver);
   } catch {
     throw new UnsafeUrlError(`host ${host} does not resolve`);
   }
@@ -69,18 +118,29 @@ export async function checkWebhookUrl(text: string, allowPrivate: boolean): Prom
   return url;
 }
 
-/** dns.lookup keeping only public addresses: a connection to any other fails before it opens. */
-export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { ...options, all: true }, (err, found) => {
-    if (err) return callback(err, '', 0);
-    const allowed = found.filter((a) => isPublicAddress(a.address));
-    if (!allowed.length) {
-      const refused = Object.assign(new Error(`${hostname} resolves only to private or reserved addresses`), {
-        code: 'EWEBHOOKPRIVATE',
-      });
-      return callback(refused, '', 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: typeof allowed) => void)(null, allowed);
-    callback(null, allowed[0].address, allowed[0].family);
-  });
-};
+/** A lookup for net.connect that resolves with `resolver` and keeps only public addresses: a connection to any other fails before it opens. */
+export function publicOnlyLookup(resolver: HostResolver = webhookResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    const family =
+      options.family === 4 || options.family === 'IPv4'
+        ? 4
+        : options.family === 6 || options.family === 'IPv6'
+          ? 6
+          : 0;
+    resolveHost(hostname, resolver, family).then(
+      (found) => {
+        const allowed = found.filter((a) => isPublicAddress(a.address));
+        if (!allowed.length) {
+          const refused = Object.assign(
+            new Error(`${hostname} resolves only to private or reserved addresses`),
+            { code: 'EWEBHOOKPRIVATE' },
+          );
+          return callback(refused, '', 0);
+        }
+        if (options.all) return (callback as unknown as (e: null, a: Address[]) => void)(null, allowed);
+        callback(null, allowed[0].address, allowed[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
+}
