@@ -11,6 +11,10 @@ import { listEvents, purgedAfter } from './feed-repository.ts';
 export function requestedTypes(principal: Principal, types: string | undefined): EventType[] {
   if (types === undefined) return readableTypes(principal);
   const names = types.split(',').map((t) => t.trim());
+  if (names.includes('')) {
+    const message = 'has an empty type: separate the types with single commas';
+    throw errors.invalidQuery(`Invalid query: types ${message}.`, [{ field: 'types', message }]);
+  }
   const unknown = names.filter((name) => !isEventType(name));
   if (unknown.length) {
     const message = `names unknown event types: ${unknown.join(', ')}`;

@@ -120,6 +120,17 @@ test('event feed pages, scopes and retention', async (t) => {
     assert.equal(bad.json().errors[0].field, 'after');
   });
 
+  await t.test('an empty type in the list (two commas, one at an end) is 400 saying so', async () => {
+    for (const types of ['product.updated,', ',', 'product.updated,,menu.updated', ' ']) {
+      const res = await get(`?types=${encodeURIComponent(types)}`, all);
+      assert.equal(res.statusCode, 400, types);
+      assert.equal(res.json().key, 'invalid_query');
+      assert.deepEqual(res.json().errors, [
+        { field: 'types', message: 'has an empty type: separate the types with single commas' },
+      ]);
+    }
+  });
+
   await t.test(
     'a cursor naming a transaction beyond the range of xid8 is 400 invalid_query, not 500',
     async () => {
