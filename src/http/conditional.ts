@@ -1,11 +1,13 @@
 // Conditional reads (RFC 9110 8.8.3, 13.1.2). A route opts in with `config.etag`: a function of
 // the request that names what its answer depends on (a data version read with the token, the
-// query's canonical form, for the menu the schedule window). The tag is an HMAC of that name, the
+// query's canonical form, for the menu the schedule window). The tag is a hash of that name, the
 // route and the restaurant: it is never derived from a rendered body, so a matching
-// If-None-Match is answered 304 before the handler runs, without rendering anything. Its key comes
-// from the server's secret (the same on every instance): the versions are sequences shared by every
-// restaurant, and a plain hash would let a tenant recover them from its tags and count the other
-// tenants' writes.
+// If-None-Match is answered 304 before the handler runs, without rendering anything. The hash is
+// keyed (SHA-256 of a key, then the name) by a key derived from the server's secret, the same on
+// every instance: the versions are sequences shared by every restaurant, and a plain hash would let
+// a tenant recover them from its tags and count the other tenants' writes. Not createHmac, which
+// costs 26 µs a call here against 2.5 µs (OpenSSL 3 sets an HMAC up anew each time); a tag needs
+// to hide its name, not to resist forgery (a forged tag can only win its sender a 304).
 //
 // A 304 spends no rate-limit budget (GitHub's rule for conditional requests): authenticate.ts
 // leaves the budget of a request carrying If-None-Match to this hook, which spends it on any
@@ -108,7 +110,7 @@ async function settle(request: FastifyRequest, reply: FastifyReply): Promise<voi
 export function installConditionalRequests(app: FastifyInstance, secret: string): void {
   const key = createHmac('sha256', secret).update('comanda etag').digest();
   const strongTag = (route: string, restaurantId: number, dependsOn: string): string =>
-    `"${createHmac('sha256', key).update(`${route}\n${restaurantId}\n${dependsOn}`).digest('base64url').slice(0, 27)}"`;
+    `"${createHash('sha256').update(key).update(`${route}\n${restaurantId}\n${dependsOn}`).digest('base64url').slice(0, 27)}"`;
   app.decorateRequest('budgetDeferred', false);
   app.addHook('preHandler', async (request, reply) => {
     const etag = request.routeOptions.config?.etag;
