@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { SCOPES, type Scope } from '../../http/principal.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
 import { revokeAccessTokens } from './access-tokens.ts';
+import { revokeFamily } from './refresh-tokens.ts';
 
 export type Environment = 'live' | 'test';
 
@@ -97,12 +98,7 @@ async function endWhatIsNoLongerGranted(
 ) {
   const now = new Date();
   if (secretReplaced) {
-    await tx
-      .updateTable('refresh_token_families')
-      .set({ revoked_at: now })
-      .where('api_key_id', '=', apiKeyId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await revokeFamily(tx, { apiKeyId }, now);
     return revokeAccessTokens(tx, { apiKeyId }, now);
   }
   await tx

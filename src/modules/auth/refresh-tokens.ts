@@ -96,12 +96,19 @@ export async function consumeRefreshToken(db: Db, id: number, now: Date): Promis
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Ends the family: its refresh tokens and (access-tokens.ts checks it) its access tokens. */
-export async function revokeFamily(db: Db, familyId: number, now: Date): Promise<void> {
+/**
+ * Ends the family (or every family of the API key): its refresh tokens and (access-tokens.ts
+ * checks it) its access tokens.
+ */
+export async function revokeFamily(db: Db, family: number | { apiKeyId: number }, now: Date): Promise<void> {
   await db
     .updateTable('refresh_token_families')
     .set({ revoked_at: now })
-    .where('id', '=', familyId)
+    .where(
+      typeof family === 'number' ? 'id' : 'api_key_id',
+      '=',
+      typeof family === 'number' ? family : family.apiKeyId,
+    )
     .where('revoked_at', 'is', null)
     .execute();
 }
