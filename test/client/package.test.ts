@@ -79,13 +79,17 @@ test('the packed client installs into an empty project and runs on Node 20 again
     PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`,
     npm_config_update_notifier: 'false',
   };
-  mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), '{"name":"integrator","private":true,"type":"module"}');
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], {
-    cwd: project,
-    env,
-    stdio: 'ignore',
-  });
+  /** A new project `folder` with `manifest`, the packed client installed in it with Node 20's npm. */
+  const installInto = (folder: string, manifest: object) => {
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'package.json'), JSON.stringify({ private: true, ...manifest }));
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], {
+      cwd: folder,
+      env,
+      stdio: 'ignore',
+    });
+  };
+  installInto(project, { name: 'integrator', type: 'module' });
   copyFileSync(script, join(project, 'integrator.mjs'));
 
   await t.test(
@@ -159,13 +163,7 @@ test('the packed client installs into an empty project and runs on Node 20 again
 
   await t.test('a CommonJS project requires it on Node 20, and its declarations type a .cts file', () => {
     const cjs = join(dir, 'cjs-integrator');
-    mkdirSync(cjs);
-    writeFileSync(join(cjs, 'package.json'), '{"name":"cjs-integrator","private":true}');
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(dir, packed.filename)], {
-      cwd: cjs,
-      env,
-      stdio: 'ignore',
-    });
+    installInto(cjs, { name: 'cjs-integrator' });
     writeFileSync(
       join(cjs, 'require.js'),
       `const { ComandaClient, ComandaError, verifyWebhook } = require('@comanda/client');
