@@ -12,6 +12,7 @@ import { load, world } from './world.ts';
 
 test('an import that waits for an edit of a product compares with the edited product', {
   skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+  timeout: 60_000,
 }, async (t) => {
   const database = await createTestDatabase();
   t.after(() => database.close());
@@ -33,16 +34,23 @@ test('an import that waits for an edit of a product compares with the edited pro
   );
   const edited = rows[0].at as string;
   const importing = load(db, world());
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const waiting = await editor.query(
-      `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (waiting.rowCount) break;
-    assert.ok(Date.now() < deadline, 'the import never waited for the edit');
-    await sleep(20);
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      // Within a transaction pg_stat_activity is read once and kept: cleared, it is read anew.
+      await editor.query('select pg_stat_clear_snapshot()');
+      const waiting = await editor.query(
+        `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      if (waiting.rowCount) break;
+      assert.ok(Date.now() < deadline, 'the import never waited for the edit');
+      await sleep(20);
+    }
+    await editor.query('commit');
+  } finally {
+    // Whatever failed, the edit ends, so that the import (and closing the database) never waits for it.
+    await editor.query('rollback').catch(() => {});
   }
-  await editor.query('commit');
   await importing;
 
   const product = (
