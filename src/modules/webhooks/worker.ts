@@ -7,6 +7,7 @@
 // attempts and nobody else's. stop() aborts the attempts in flight (they are not recorded: each is
 // made again when its lease runs out, as if the process had died) and waits for the loop, so a
 // shutdown is not held by a slow receiver.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.ts';
@@ -153,24 +154,6 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     return claimed;
   }
 
-  /** Resolves after `ms`, or at once when the worker stops; clear() lets its timer go. */
-  function pause(ms: number) {
-    let timer: NodeJS.Timeout | undefined;
-    let wake = () => {};
-    const done = new Promise<void>((resolve) => {
-      wake = resolve;
-      timer = setTimeout(resolve, ms);
-      stopping.signal.addEventListener('abort', wake, { once: true });
-    });
-    return {
-      done,
-      clear() {
-        clearTimeout(timer);
-        stopping.signal.removeEventListener('abort', wake);
-      },
-    };
-  }
-
   async function run(): Promise<void> {
     const pollMs = options.pollMs ?? 100;
     while (!stopping.signal.aborted) {
@@ -182,13 +165,15 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
       // The next turn once every attempt has ended, or after pollMs while some still run. With
       // nothing more due, the successes are recorded as soon as their attempts end, and the next
       // turn waits for pollMs.
-      const next = pause(pollMs);
-      await Promise.race([Promise.all(running), next.done]);
+      const turnEnded = new AbortController();
+      const signal = AbortSignal.any([stopping.signal, turnEnded.signal]);
+      const next = sleep(pollMs, undefined, { signal }).catch(() => {});
+      await Promise.race([Promise.all(running), next]);
       if (claimed < room) {
         await recordSucceeded();
-        await next.done;
+        await next;
       }
-      next.clear();
+      turnEnded.abort();
     }
     await Promise.all(running);
     await recordSucceeded();
