@@ -7,8 +7,9 @@ const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers["proxy-authorization"]',
   'res.headers["set-cookie"]',
-  // Top-level fields of a line (`log.warn({ api_key }, ...)`; not `code`, an error's code at the
-  // top), then one level down.
+  // Top-level fields of a line (`log.warn({ api_key }, ...)`), then one level down; `code` only in a
+  // request body (an authorization code): elsewhere it is an error's code (`err.code`: ECONNREFUSED,
+  // 57P01), which an operator needs.
   'api_key',
   'refresh_token',
   'access_token',
@@ -23,7 +24,6 @@ const REDACT_PATHS = [
   '*.access_token',
   '*.client_secret',
   '*.code_verifier',
-  '*.code',
   '*.password',
   '*.token',
   '*.fiscal_token',
@@ -32,6 +32,7 @@ const REDACT_PATHS = [
   'body.refresh_token',
   'body.client_secret',
   'body.password',
+  'body.code',
 ];
 
 export function loggerOptions(level: string, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {

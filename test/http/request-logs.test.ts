@@ -10,7 +10,10 @@ import { buildTestApp } from '../support/app.ts';
 const routes = (app: FastifyInstance) => {
   app.get('/v1/test/quiet', async () => ({ ok: true }));
   app.get('/v1/test/warns', async (request) => {
-    request.log.warn({ api_key: 'ck_live_secret', detail: 'x' }, 'something to see');
+    request.log.warn(
+      { api_key: 'ck_live_secret', detail: 'x', body: { code: 'an-authorization-code' } },
+      'something to see',
+    );
     request.log.debug('not at this level');
     return { ok: true };
   });
@@ -43,16 +46,20 @@ test('request logs at warn', async (t) => {
     assert.deepEqual(lines(), []);
   });
 
-  await t.test('a warning carries the reqId, is redacted, and levels below are dropped', async () => {
-    await app.inject({ url: '/v1/test/warns' });
-    const written = lines();
-    assert.equal(written.length, 1);
-    assert.equal(written[0].msg, 'something to see');
-    assert.equal(written[0].level, 40);
-    assert.match(String(written[0].reqId), /^req-/);
-    assert.equal(written[0].api_key, '[redacted]');
-    assert.equal(written[0].detail, 'x');
-  });
+  await t.test(
+    'a warning carries the reqId, is redacted (an authorization code in a body too), and levels below are dropped',
+    async () => {
+      await app.inject({ url: '/v1/test/warns' });
+      const written = lines();
+      assert.equal(written.length, 1);
+      assert.equal(written[0].msg, 'something to see');
+      assert.equal(written[0].level, 40);
+      assert.match(String(written[0].reqId), /^req-/);
+      assert.equal(written[0].api_key, '[redacted]');
+      assert.equal(written[0].detail, 'x');
+      assert.equal(written[0].body.code, '[redacted]');
+    },
+  );
 
   await t.test("a route's own level applies", async () => {
     await app.inject({ url: '/v1/test/debug-route' });
@@ -81,7 +88,7 @@ test('request logs at info: every request with its reqId', async (t) => {
   assert.doesNotMatch(JSON.stringify(written), /secret/);
 });
 
-test('a stopping server logs each 503 it answers at info without a stack; a database fault stays an error with its cause', async (t) => {
+test("a stopping server logs each 503 it answers at info without a stack; a database fault stays an error with its cause and its error's code", async (t) => {
   const { logStream, text } = logCapture();
   const { app } = await buildTestApp(t, {
     logStream,
@@ -108,6 +115,7 @@ test('a stopping server logs each 503 it answers at info without a stack; a data
   assert.equal(fault.level, 50);
   assert.equal(fault.msg, 'service_unavailable');
   assert.match(fault.err.stack, /sorry, too many clients already\n\s+at /);
+  assert.equal(fault.err.code, '53300', "an error's code is logged: it is not a secret");
 
   app.drain();
   for (const url of ['/v1/menu', '/oauth/token', '/console/login']) {
