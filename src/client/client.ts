@@ -79,7 +79,10 @@ export type ComandaClientOptions = {
    */
   revalidationLength?: number;
 } & Partial<
-  Pick<TokenManagerOptions, 'apiKey' | 'scope' | 'refreshToken' | 'onTokens' | 'refreshMarginSeconds'>
+  Pick<
+    TokenManagerOptions,
+    'apiKey' | 'scope' | 'refreshToken' | 'onTokens' | 'onRefreshTokenDropped' | 'refreshMarginSeconds'
+  >
 >;
 
 export type CallOptions = {

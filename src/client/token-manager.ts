@@ -27,6 +27,12 @@ export type TokenManagerOptions = {
   refreshToken?: string;
   /** Called (and awaited) after every exchange or refresh, before the new token is used. */
   onTokens?: (tokens: TokenSet) => void | Promise<void>;
+  /**
+   * Called (and awaited) when a refresh got no answer (lost connection, timeout, 5xx): its refresh
+   * token may be consumed on the server, where sending it again revokes the family and the key's
+   * access tokens. Delete the one `onTokens` persisted, so that a restart exchanges the API key.
+   */
+  onRefreshTokenDropped?: () => void | Promise<void>;
   /** Seconds before expiry to refresh (default 60; at most half the token lifetime). */
   refreshMarginSeconds?: number;
   fetch?: typeof fetch;
@@ -44,6 +50,7 @@ export class TokenManager {
   readonly #apiKey: string;
   readonly #scope: string | undefined;
   readonly #onTokens: TokenManagerOptions['onTokens'];
+  readonly #onDropped: TokenManagerOptions['onRefreshTokenDropped'];
   readonly #margin: number;
   readonly #now: () => number;
   readonly #transport: Transport;
@@ -57,6 +64,7 @@ export class TokenManager {
     this.#scope = typeof options.scope === 'string' ? options.scope : options.scope?.join(' ');
     this.#refreshToken = options.refreshToken;
     this.#onTokens = options.onTokens;
+    this.#onDropped = options.onRefreshTokenDropped;
     this.#margin = options.refreshMarginSeconds ?? 60;
     this.#now = options.now ?? Date.now;
     this.#transport = {
@@ -112,7 +120,24 @@ export class TokenManager {
       if (error.status >= 400 && error.status < 500) throw error;
       // No answer or a server failure: the token may be consumed. A new family is safe, a resend is not.
       this.#transport.log?.({ type: 'refresh_abandoned', reason: error.key });
-      return this.#exchange();
+      await this.#dropped();
+      return this.#exchange().catch((failure: unknown) => {
+        throw failure instanceof ComandaError ? sessionLost(failure) : failure;
+      });
+    }
+  }
+
+  /** Tells the persistence the refresh token is gone, before anything else can fail. */
+  async #dropped(): Promise<void> {
+    try {
+      await this.#onDropped?.();
+    } catch (cause) {
+      throw new ComandaError(
+        0,
+        'token_persistence_failed',
+        'onRefreshTokenDropped failed: the persisted refresh token may be consumed; delete it before a restart uses it (this manager exchanges the API key).',
+        { cause },
+      );
     }
   }
 
@@ -190,6 +215,22 @@ export class TokenManager {
     }
     return answer.access_token;
   }
+}
+
+/** The exchange after a lost refresh failed too: same status and key, saying what was lost. */
+function sessionLost(error: ComandaError): ComandaError {
+  return new ComandaError(
+    error.status,
+    error.key,
+    `A refresh got no answer, so its refresh token was dropped (it may be consumed: sending it again would revoke the token family), and the API key exchange that starts a new session failed: ${error.message} The next call exchanges the API key again.`,
+    {
+      errorId: error.errorId,
+      errors: error.errors,
+      retryAfter: error.retryAfter,
+      body: error.body,
+      cause: error,
+    },
+  );
 }
 
 function tokenAnswer(response: Answer): TokenAnswer {

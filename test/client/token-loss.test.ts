@@ -1,0 +1,167 @@
+// The token manager when a token answer is lost, refused or rate limited: against the real token
+// endpoint behind a proxy that drops, holds or replaces its answer after the server committed it.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { ComandaClient, ComandaError, TokenManager, type TokenSet } from '../../src/client/index.ts';
+import { hashSecret } from '../../src/lib/secrets.ts';
+import { apiKeyFor, json, listeningApp } from './support.ts';
+
+/** What the proxy does with a token request: forward it, or fail it before or after the server ran it. */
+type Fault = 'pass' | 'refuse' | 'drop' | 'hold' | 'bad_gateway';
+
+/** A proxy to `target` that applies, per grant type, the next queued fault (then passes). */
+async function faultyProxy(t: Parameters<typeof listeningApp>[0], target: string) {
+  const faults: Record<string, Fault[]> = {};
+  const grants: (string | null)[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', async () => {
+      const grant = request.url === '/oauth/token' ? new URLSearchParams(body).get('grant_type') : null;
+      if (grant) grants.push(grant);
+      const fault = (grant && faults[grant]?.shift()) || 'pass';
+      if (fault === 'refuse') return request.socket.destroy();
+      const answer = await fetch(`${target}${request.url}`, {
+        method: request.method,
+        headers: Object.fromEntries(
+          ['content-type', 'accept', 'authorization']
+            .filter((name) => request.headers[name] !== undefined)
+            .map((name) => [name, String(request.headers[name])]),
+        ),
+        body: request.method === 'GET' ? undefined : body,
+      });
+      const text = await answer.text(); // the server has committed whatever it did
+      if (fault === 'drop') return request.socket.destroy();
+      if (fault === 'hold') return;
+      if (fault === 'bad_gateway') return json(response, 502, { error: 'bad_gateway' });
+      response
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' })
+        .end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  const { port } = server.address() as AddressInfo;
+  return { baseUrl: `http://127.0.0.1:${port}`, faults, grants };
+}
+
+test('token answers lost after the server committed them', async (t) => {
+  const { ctx, baseUrl } = await listeningApp(t);
+  const db = ctx.db;
+  const restaurant = (
+    await db.insertInto('restaurants').values({ name: 'Bella' }).returning('id').executeTakeFirstOrThrow()
+  ).id;
+
+  /** A manager through a faulty proxy, on a clock the test moves, persisting like the README. */
+  async function manager(options: { apiKey?: string; refreshToken?: string; direct?: boolean } = {}) {
+    const apiKey = options.apiKey ?? (await apiKeyFor(db, [restaurant]));
+    const proxy = await faultyProxy(t, baseUrl);
+    const clock = { now: Date.now() };
+    const store: { refreshToken?: string } = { refreshToken: options.refreshToken };
+    const issued: TokenSet[] = [];
+    const tokens = new TokenManager({
+      baseUrl: options.direct ? baseUrl : proxy.baseUrl,
+      apiKey,
+      refreshToken: options.refreshToken,
+      timeoutMs: 500,
+      now: () => clock.now,
+      onTokens: (set) => {
+        issued.push(set);
+        store.refreshToken = set.refreshToken;
+      },
+      onRefreshTokenDropped: () => {
+        store.refreshToken = undefined;
+      },
+    });
+    const client = new ComandaClient({ baseUrl, tokens });
+    return { apiKey, proxy, clock, store, issued, tokens, client };
+  }
+
+  const familyOf = async (refreshToken: string) => {
+    return db
+      .selectFrom('refresh_tokens as r')
+      .innerJoin('refresh_token_families as f', 'f.id', 'r.family_id')
+      .select(['r.consumed_at', 'f.revoked_at'])
+      .where('r.token_hash', '=', hashSecret(refreshToken))
+      .executeTakeFirstOrThrow();
+  };
+
+  for (const fault of ['drop', 'hold', 'bad_gateway'] as const) {
+    await t.test(
+      `a refresh the server committed but answered with ${fault} is never sent again: 20 waiting calls get one new family from the API key`,
+      async () => {
+        const m = await manager();
+        await m.tokens.getAccessToken();
+        const consumed = m.issued[0].refreshToken!;
+        m.proxy.faults.refresh_token = [fault];
+        m.clock.now = m.issued[0].expiresAt; // expired: nothing to fall back on
+        const tokens = await Promise.all(Array.from({ length: 20 }, () => m.tokens.getAccessToken()));
+        assert.equal(new Set(tokens).size, 1);
+        assert.deepEqual(m.proxy.grants, ['api_key', 'refresh_token', 'api_key']);
+        const old = await familyOf(consumed);
+        assert.ok(old.consumed_at, 'the server rotated the token whose answer was lost');
+        assert.equal(old.revoked_at, null, 'no reuse: the family was not revoked');
+        assert.notEqual(m.store.refreshToken, consumed);
+        assert.ok(await m.client.listProducts(), 'the new access token works');
+      },
+    );
+  }
+
+  await t.test(
+    'after a lost refresh and a failed exchange the consumed refresh token is dropped from the store: a restart exchanges the API key and revokes nothing',
+    async () => {
+      const m = await manager();
+      const other = await manager({ apiKey: m.apiKey, direct: true }); // another process, same key
+      await other.client.listProducts();
+      await m.tokens.getAccessToken();
+      const consumed = m.issued[0].refreshToken!;
+      m.proxy.faults.refresh_token = ['drop'];
+      m.proxy.faults.api_key = ['refuse', 'refuse', 'refuse', 'refuse'];
+      m.clock.now = m.issued[0].expiresAt;
+      const failed = await m.tokens.getAccessToken().then(
+        () => assert.fail('an expired access token was served after a failed exchange'),
+        (error: unknown) => error as ComandaError,
+      );
+      assert.ok(failed instanceof ComandaError);
+      assert.match(failed.message, /refresh token was dropped/);
+      assert.match(failed.message, /API key/);
+      assert.equal((await familyOf(consumed)).revoked_at, null);
+      assert.equal(m.store.refreshToken, undefined, 'the store no longer holds the consumed token');
+      // A restart from the store:
+      const restarted = await manager({ apiKey: m.apiKey, refreshToken: m.store.refreshToken, direct: true });
+      assert.ok(await restarted.client.listProducts());
+      assert.equal((await familyOf(consumed)).revoked_at, null, 'no reuse detection');
+      assert.ok(await other.client.listProducts(), "the other process's token was not revoked");
+      // And the failed manager itself: no refresh token is ever sent again, the key starts a family.
+      assert.ok(await m.tokens.getAccessToken());
+      assert.deepEqual(m.proxy.grants.slice(-1), ['api_key']);
+      assert.equal(m.proxy.grants.filter((g) => g === 'refresh_token').length, 1);
+    },
+  );
+
+  await t.test(
+    'a 400 invalid_grant on refresh stops the manager with a clear error until reset()',
+    async () => {
+      const m = await manager();
+      await m.tokens.getAccessToken();
+      await db.updateTable('refresh_token_families').set({ revoked_at: new Date() }).execute();
+      m.clock.now = m.issued[0].expiresAt - 30_000;
+      const refused = await m.tokens.getAccessToken().catch((error: ComandaError) => error);
+      assert.ok(refused instanceof ComandaError);
+      assert.deepEqual([refused.status, refused.key], [400, 'invalid_grant']);
+      assert.match(refused.message, /reset\(\)/);
+      await assert.rejects(m.tokens.getAccessToken(), { key: 'invalid_grant' });
+      assert.deepEqual(m.proxy.grants, ['api_key', 'refresh_token']);
+    },
+  );
+});
