@@ -7,6 +7,9 @@ import { type Answer, ComandaError } from './errors.ts';
 import { type ClientLogEvent, DEFAULT_RETRY, READ_RETRY, send, sleep, type Transport } from './transport.ts';
 
 const RATE_LIMITED = new Set([429]);
+// While the current access token is usable a 429 is not waited for: the calls go on with it.
+const SERVER_FAILURES = new Set([502, 503]);
+const NONE = new Set<number>();
 
 export type TokenSet = {
   accessToken: string;
@@ -58,6 +61,8 @@ export class TokenManager {
   #access: { token: string; refreshAt: number; expiresAt: number } | undefined;
   #pending: Promise<string> | undefined;
   #refused: ComandaError | undefined;
+  /** After a 429 on the token endpoint: no token request before then while the token is usable. */
+  #notBefore = 0;
 
   constructor(options: TokenManagerOptions) {
     this.#apiKey = options.apiKey;
@@ -79,7 +84,9 @@ export class TokenManager {
 
   /** A valid access token: the current one, or one fresh from a single shared refresh. */
   getAccessToken(): Promise<string> {
-    if (this.#access && this.#now() < this.#access.refreshAt) return Promise.resolve(this.#access.token);
+    const now = this.#now();
+    if (this.#access && (now < this.#access.refreshAt || (now < this.#notBefore && this.#usable())))
+      return Promise.resolve(this.#access.token);
     this.#pending ??= this.#renew()
       .catch((error) => this.#fallback(error))
       .finally(() => {
@@ -145,6 +152,11 @@ export class TokenManager {
     return this.#grant('api_key', { api_key: this.#apiKey, scope: this.#scope });
   }
 
+  /** Whether the current access token has time left (5 s, for the call that uses it). */
+  #usable(): boolean {
+    return this.#access !== undefined && this.#now() < this.#access.expiresAt - 5000;
+  }
+
   /** A transient failure while the current token has time left: keep using it. */
   #fallback(error: unknown): string {
     const access = this.#access;
@@ -152,8 +164,9 @@ export class TokenManager {
       error instanceof ComandaError &&
       error.key !== 'token_persistence_failed' &&
       (error.status === 0 || error.status === 429 || error.status >= 500);
-    if (transient && access && this.#now() < access.expiresAt - 5000) return access.token;
-    throw error;
+    if (!transient || !access || !this.#usable()) throw error;
+    if (error.status === 429) this.#notBefore = this.#now() + (error.retryAfter ?? 1) * 1000;
+    return access.token;
   }
 
   #refuse(error: ComandaError): ComandaError {
@@ -180,7 +193,14 @@ export class TokenManager {
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
         // A key exchange may be repeated (it only starts another family); a refresh may not.
-        retryOn: grant === 'api_key' ? READ_RETRY : RATE_LIMITED,
+        retryOn:
+          grant === 'api_key'
+            ? this.#usable()
+              ? SERVER_FAILURES
+              : READ_RETRY
+            : this.#usable()
+              ? NONE
+              : RATE_LIMITED,
         retryLost: grant === 'api_key',
       });
       answer = tokenAnswer(response);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { ComandaClient, ComandaError, TokenManager, type TokenSet } from '../../src/client/index.ts';
 import { hashSecret } from '../../src/lib/secrets.ts';
-import { apiKeyFor, json, listeningApp } from './support.ts';
+import { apiKeyFor, json, listeningApp, type Script, scriptedServer } from './support.ts';
 
 /** What the proxy does with a token request: forward it, or fail it before or after the server ran it. */
 type Fault = 'pass' | 'refuse' | 'drop' | 'hold' | 'bad_gateway';
@@ -164,4 +164,60 @@ test('token answers lost after the server committed them', async (t) => {
       assert.deepEqual(m.proxy.grants, ['api_key', 'refresh_token']);
     },
   );
+});
+
+const issued =
+  (n: number, expiresIn = 900): Script =>
+  (_q, res) =>
+    json(res, 200, {
+      access_token: `cat_a${n}`,
+      token_type: 'Bearer',
+      expires_in: expiresIn,
+      refresh_token: `crt_r${n}`,
+      scope: 'x',
+    });
+
+const limited =
+  (seconds: number): Script =>
+  (_q, res) =>
+    json(
+      res,
+      429,
+      { error: 'rate_limited', error_description: 'Too many.' },
+      { 'retry-after': String(seconds) },
+    );
+
+test('a 429 on refresh while the access token is still valid: calls keep it and the refresh waits for Retry-After', async (t) => {
+  const server = await scriptedServer(t, { '/oauth/token': [issued(1), limited(2), issued(2)] });
+  const clock = { offset: 0 };
+  const tokens = new TokenManager({
+    baseUrl: server.baseUrl,
+    apiKey: 'ck_test_key',
+    now: () => Date.now() + clock.offset,
+  });
+  assert.equal(await tokens.getAccessToken(), 'cat_a1');
+  clock.offset = 900_000 - 30_000; // due for a refresh, 30 s left
+  const started = Date.now();
+  assert.equal(await tokens.getAccessToken(), 'cat_a1');
+  assert.ok(Date.now() - started < 1000, `the call waited ${Date.now() - started} ms for Retry-After`);
+  assert.equal(await tokens.getAccessToken(), 'cat_a1');
+  assert.equal(server.received.length, 2, 'no refresh before Retry-After');
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+  assert.equal(await tokens.getAccessToken(), 'cat_a2');
+  const sent = server.received.map((r) => new URLSearchParams(r.body).get('refresh_token'));
+  assert.deepEqual(sent, [null, 'crt_r1', 'crt_r1'], 'the rate-limited token, unconsumed, is sent again');
+});
+
+test('a 429 on refresh of an expired token waits Retry-After in the call (nothing else to use)', async (t) => {
+  const server = await scriptedServer(t, { '/oauth/token': [issued(1), limited(1), issued(2)] });
+  const clock = { offset: 0 };
+  const tokens = new TokenManager({
+    baseUrl: server.baseUrl,
+    apiKey: 'ck_test_key',
+    now: () => Date.now() + clock.offset,
+  });
+  await tokens.getAccessToken();
+  clock.offset = 900_000;
+  assert.equal(await tokens.getAccessToken(), 'cat_a2');
+  assert.equal(server.received.length, 3);
 });
