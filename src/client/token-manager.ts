@@ -7,7 +7,6 @@ import { type Answer, ComandaError } from './errors.ts';
 import { type ClientLogEvent, DEFAULT_RETRY, READ_RETRY, send, sleep, type Transport } from './transport.ts';
 
 const RATE_LIMITED = new Set([429]);
-// While the current access token is usable a 429 is not waited for: the calls go on with it.
 const SERVER_FAILURES = new Set([502, 503]);
 const NONE = new Set<number>();
 
@@ -152,6 +151,15 @@ export class TokenManager {
     return this.#grant('api_key', { api_key: this.#apiKey, scope: this.#scope });
   }
 
+  /**
+   * What a token request retries. A key exchange may be repeated (it only starts another family); a
+   * refresh may not. While the current token is usable a 429 is not waited for: calls go on with it.
+   */
+  #retryOn(grant: 'api_key' | 'refresh_token'): Set<number> {
+    if (grant === 'api_key') return this.#usable() ? SERVER_FAILURES : READ_RETRY;
+    return this.#usable() ? NONE : RATE_LIMITED;
+  }
+
   /** Whether the current access token has time left (5 s, for the call that uses it). */
   #usable(): boolean {
     return this.#access !== undefined && this.#now() < this.#access.expiresAt - 5000;
@@ -192,15 +200,7 @@ export class TokenManager {
         path: '/oauth/token',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
-        // A key exchange may be repeated (it only starts another family); a refresh may not.
-        retryOn:
-          grant === 'api_key'
-            ? this.#usable()
-              ? SERVER_FAILURES
-              : READ_RETRY
-            : this.#usable()
-              ? NONE
-              : RATE_LIMITED,
+        retryOn: this.#retryOn(grant),
         retryLost: grant === 'api_key',
       });
       answer = tokenAnswer(response);
