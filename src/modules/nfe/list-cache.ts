@@ -10,7 +10,7 @@ import { type KeptBody, keptBodies } from '../../http/compression.ts';
 import { createVersionedCache } from '../../lib/versioned-cache.ts';
 import { type NfeListFilter, parseNfeListQuery } from './list-query.ts';
 import type { NfeListQuerystring } from './nfe-schema.ts';
-import { renderReceivedNfeList } from './nfe-service.ts';
+import { readReceivedNfeList } from './nfe-service.ts';
 
 const reads = new Counter({
   name: 'nfe_list_reads_total',
@@ -27,7 +27,11 @@ function listKey(restaurantId: number, filter: NfeListFilter): string {
   return JSON.stringify([restaurantId, start.getTime(), endInclusive.getTime(), pending, brandId ?? null]);
 }
 
-type NfeListReader = (restaurant: Restaurant, query: NfeListQuerystring) => Promise<Buffer>;
+/** The body, and whether it is exact for the nfe_version the request read (its ETag's). */
+type NfeListReader = (
+  restaurant: Restaurant,
+  query: NfeListQuerystring,
+) => Promise<{ body: Buffer; current: boolean }>;
 
 /** One per app instance; other instances' writes reach it through nfe_version. */
 export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): NfeListReader {
@@ -43,12 +47,16 @@ export function createNfeListReader(db: Db, maxBytes = NFE_LIST_CACHE_BYTES): Nf
     const filter = parseNfeListQuery(query);
     const version = (await restaurant.state())?.nfe_version;
     // No such restaurant (a token outliving it): nothing to keep.
-    if (version === undefined) return renderReceivedNfeList(db, restaurantId, filter);
+    if (version === undefined) {
+      return { body: (await readReceivedNfeList(db, restaurantId, filter)).body, current: false };
+    }
     const key = listKey(restaurantId, filter);
-    const list = await cache.get(key, version, async () => ({
-      version,
-      body: await renderReceivedNfeList(db, restaurantId, filter),
-    }));
-    return list.body;
+    // The list is read with its version in one snapshot (nfe-service.ts) and kept under that
+    // version: when a write lands after the request read `version`, it is a later one.
+    const list = await cache.get(key, version, async () => {
+      const read = await readReceivedNfeList(db, restaurantId, filter);
+      return { version: read.version ?? version, body: read.body };
+    });
+    return { body: list.body, current: list.version === version };
   };
 }

@@ -143,6 +143,16 @@ export function listBrands(db: Db, restaurantId: number) {
 export const findActiveBrand = (db: Db, restaurantId: number, id: number): Promise<BrandRow | undefined> =>
   activeBrands(db, restaurantId).select(BRAND_COLUMNS).where('id', '=', id).executeTakeFirst();
 
+/** The restaurant's nfe_version; undefined when there is no such restaurant. */
+export async function findNfeVersion(db: Db, restaurantId: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('restaurants')
+    .select('nfe_version')
+    .where('id', '=', restaurantId)
+    .executeTakeFirst();
+  return row?.nfe_version;
+}
+
 /** The brand flagged default, else the first brand by id. */
 export async function findDefaultBrand(db: Db, restaurantId: number): Promise<BrandRow | undefined> {
   return activeBrands(db, restaurantId)

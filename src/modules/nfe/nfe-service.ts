@@ -15,6 +15,7 @@ import {
   findActiveBrand,
   findBrandCredential,
   findDefaultBrand,
+  findNfeVersion,
   findNote,
   findSupplierByDocument,
   isReturnInProgress,
@@ -42,6 +43,30 @@ export async function renderReceivedNfeList(
   const brand = selected && { id: selected.id, withUnlinked: selected.id === defaultBrand?.id };
   const rows = await listNotes(db, restaurantId, filter, brand);
   return receivedNfeListBody(rows.map((row) => mapReceivedNfe(row, defaultBrand)));
+}
+
+/**
+ * The list and the nfe_version it is exact for, read in one snapshot: the brands, the notes (with
+ * their joined brands) and the version otherwise come from separate statements, and a write
+ * committed between them would give a body whose parts disagree (a brand under two names, unlinked
+ * notes under a brand no longer the default), kept under a version it does not match. REPEATABLE
+ * READ READ ONLY is the transaction's own (BEGIN ... ISOLATION LEVEL), no session state: it holds
+ * through PgBouncer's transaction mode. `version` is undefined when there is no such restaurant.
+ */
+export async function readReceivedNfeList(
+  db: Db,
+  restaurantId: number,
+  filter: NfeListFilter,
+): Promise<{ version: number | undefined; body: Buffer }> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      // The first statement takes the snapshot every later one reads.
+      const version = await findNfeVersion(tx, restaurantId);
+      return { version, body: await renderReceivedNfeList(tx, restaurantId, filter) };
+    });
 }
 
 export async function getReceivedNfe(

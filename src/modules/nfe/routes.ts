@@ -61,7 +61,9 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       // Already JSON bytes, written without the schema serialiser (list-body.ts says why) and kept
       // per nfe_version (list-cache.ts).
-      const body = await readList(request.restaurant, request.query);
+      const { body, current } = await readList(request.restaurant, request.query);
+      // Read at a later nfe_version than its tag's (a write landed meanwhile): no tag to keep.
+      if (!current) reply.removeHeader('etag');
       return sendJson(reply, body);
     },
   );

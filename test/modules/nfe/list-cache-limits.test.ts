@@ -33,13 +33,13 @@ test('the kept NF-e list at its edges', async (t) => {
   await t.test('a list larger than the budget is rendered on every read and follows writes', async () => {
     const read = createNfeListReader(db, 1024);
     const before = await listsFromMemory();
-    const body = await read(restaurantOf(db, main), JANUARY);
+    const { body } = await read(restaurantOf(db, main), JANUARY);
     assert.ok(body.length > 1024, 'the list is over the budget');
     assert.equal(body.toString(), await fresh(main));
-    assert.equal((await read(restaurantOf(db, main), JANUARY)).toString(), await fresh(main));
+    assert.equal((await read(restaurantOf(db, main), JANUARY)).body.toString(), await fresh(main));
     await sql`update nfe_received set issuer_name = 'Renomeada' where restaurant_id = ${main}`.execute(db);
-    assert.equal((await read(restaurantOf(db, main), JANUARY)).toString(), await fresh(main));
-    assert.match((await read(restaurantOf(db, main), JANUARY)).toString(), /Renomeada/);
+    assert.equal((await read(restaurantOf(db, main), JANUARY)).body.toString(), await fresh(main));
+    assert.match((await read(restaurantOf(db, main), JANUARY)).body.toString(), /Renomeada/);
     assert.equal(await listsFromMemory(), before, 'nothing was served from memory');
   });
 
@@ -49,9 +49,9 @@ test('the kept NF-e list at its edges', async (t) => {
     await read(restaurantOf(db, other), JANUARY);
     const before = await listsFromMemory();
     await insertNote(db, main, { issuer_name: 'Nova' });
-    assert.equal((await read(restaurantOf(db, other), JANUARY)).toString(), await fresh(other));
+    assert.equal((await read(restaurantOf(db, other), JANUARY)).body.toString(), await fresh(other));
     assert.equal((await listsFromMemory()) - before, 1, "the other restaurant's list was kept");
-    const mainBody = (await read(restaurantOf(db, main), JANUARY)).toString();
+    const mainBody = (await read(restaurantOf(db, main), JANUARY)).body.toString();
     assert.equal(mainBody, await fresh(main));
     assert.match(mainBody, /Nova/);
     assert.equal((await listsFromMemory()) - before, 1, "the written restaurant's list was rendered again");
