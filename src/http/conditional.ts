@@ -81,24 +81,36 @@ function routeIdentity(request: FastifyRequest): string {
   return `${request.routeOptions.url ?? request.url}\n${shape}`;
 }
 
-/** The validated query (defaults applied) and path parameters, in a form independent of their order. */
-function canonicalRequest(request: FastifyRequest): string {
+/**
+ * The request's path parameters and query, in a form independent of their order: the validated
+ * query (schema defaults applied), or what `normalise` makes of it when the route applies defaults
+ * or reads equivalent spellings itself (date_type absent is due_date, offset absent is 0): two
+ * requests its answer cannot tell apart must get one tag, or a client switching spelling gets a 200
+ * where a 304 was due.
+ */
+function canonicalRequest(request: FastifyRequest, normalise?: (request: FastifyRequest) => unknown): string {
   const entries = (value: unknown) =>
     Object.entries((value ?? {}) as Record<string, unknown>)
       .filter(([name, v]) => v !== undefined && name !== 'restaurant_id')
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([entries(request.params), entries(request.query)]);
+  const query = normalise ? normalise(request) : request.query;
+  return JSON.stringify([entries(request.params), entries(query)]);
 }
 
 /**
  * A route's `etag` for an answer that depends only on one version of the restaurant's data and
- * the request's query and parameters.
+ * the request's query (as `normalise` reads it, when given) and parameters.
  */
 export const versionTag =
-  (column: 'catalog_version' | 'cash_flow_version' | 'nfe_version' | 'events_version') =>
+  (
+    column: 'catalog_version' | 'cash_flow_version' | 'nfe_version' | 'events_version',
+    normalise?: (request: FastifyRequest) => unknown,
+  ) =>
   async (request: FastifyRequest): Promise<string | undefined> => {
+    // The query first: a query the route refuses is refused here as in its handler.
+    const canonical = canonicalRequest(request, normalise);
     const state: RestaurantState | undefined = await request.restaurant.state();
-    return state && `${column}=${state[column]}\n${canonicalRequest(request)}`;
+    return state && `${column}=${state[column]}\n${canonical}`;
   };
 
 async function settle(request: FastifyRequest, reply: FastifyReply): Promise<void> {

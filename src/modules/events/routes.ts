@@ -13,7 +13,13 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const readFeed = createEventFeedReader(app.ctx.db, app.ctx.config.cacheBytes.eventFeed);
   const retentionDays = app.ctx.config.eventsRetentionDays;
-  const eventsVersion = versionTag('events_version');
+  // The types as the feed reads them (absent: all readable; order, spaces and repeats aside), with
+  // the cursor and limit: one tag per answer.
+  const eventsVersion = versionTag('events_version', (request) => {
+    const { types, after, limit } = request.query as EventsQueryInput;
+    const wanted = [...new Set(requestedTypes(request.principal!, types))].sort();
+    return { after, limit, types: wanted.join(',') };
+  });
   app.get(
     '/v1/events',
     {
@@ -24,9 +30,7 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
         etag: async (request) => {
           const query = request.query as EventsQueryInput;
           if (query.after !== undefined) decodeCursor(query.after, retentionDays, request.restaurantId);
-          const types = requestedTypes(request.principal!, query.types);
-          const tag = await eventsVersion(request);
-          return tag && `${tag}\ntypes=${types.join(',')}`;
+          return eventsVersion(request);
         },
       },
       schema: {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { versionTag } from '../../http/conditional.ts';
 import { sendJson } from '../../http/json-reply.ts';
+import { parseCashFlowQuery } from './cash-flows-query.ts';
 import {
   CashFlowsQuery,
   type CashFlowsQuerystring,
@@ -18,7 +19,13 @@ export async function financialRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: CashFlowsQuerystring }>(
     '/v1/financial/cash-flows',
     {
-      config: { scope: 'financial:read', etag: versionTag('cash_flow_version') },
+      config: {
+        scope: 'financial:read',
+        // Tagged by the query as the listing reads it (defaults applied): one tag per answer.
+        etag: versionTag('cash_flow_version', (request) =>
+          parseCashFlowQuery(request.query as CashFlowsQuerystring),
+        ),
+      },
       schema: {
         summary: 'Financial entries (payables and receivables) of a period, 100 main entries a page',
         operationId: 'listCashFlows',

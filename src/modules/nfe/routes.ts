@@ -7,6 +7,7 @@ import { createSlots } from '../../lib/slots.ts';
 import { createDetailPool } from './detail-pool.ts';
 import { NfeDetailResponse } from './detail-schema.ts';
 import { createNfeListReader } from './list-cache.ts';
+import { parseNfeListQuery } from './list-query.ts';
 import { listBrands } from './nfe-repository.ts';
 import {
   BrandList,
@@ -44,7 +45,9 @@ export async function nfeRoutes(app: FastifyInstance): Promise<void> {
       config: {
         scope: 'nfe-received:read',
         errorKeys: ['brand_not_found', 'data_validation_failed'],
-        etag: versionTag('nfe_version'),
+        // Tagged by the period and filters as the list reads them (instants to the second, pendente
+        // absent is false): one tag per answer.
+        etag: versionTag('nfe_version', (request) => parseNfeListQuery(request.query as NfeListQuerystring)),
       },
       schema: {
         summary: 'Authorized received NF-e of a period and a brand, from the local base (no pagination)',
