@@ -56,6 +56,29 @@ test('the CLI without a running server', async (t) => {
     assert.doesNotMatch(broken.stderr, NO_STACK);
   });
 
+  await t.test('import of a file giving a key twice names it and writes nothing', async () => {
+    const twice = JSON.stringify({ ...world(), restaurants: [{ id: 9, name: 'Nova' }] }, null, 2).replace(
+      '"price": 42.9,',
+      '"price": 42.9,\n      "price": 4.29,',
+    );
+    writeFileSync(`${file}.twice`, twice);
+    const result = await runCli(['import', `${file}.twice`], env);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /^error: .*\.twice gives products\[0\]\.price twice \(the second at line \d+, column 7\); a key may appear only once in an object\n$/,
+    );
+    const checked = await runCli(['import', '--check', '--json', `${file}.twice`], env);
+    assert.equal(checked.code, 1);
+    assert.match(JSON.parse(checked.stdout).problems[0], /gives products\[0\]\.price twice/);
+    const exported = await runCli(['export', '--restaurant', '1'], env);
+    assert.equal(exported.code, 0, exported.stderr);
+    const product = JSON.parse(exported.stdout).products.find((p: { id: number }) => p.id === 1000);
+    assert.equal(Number(product.price), 42.9);
+    const nova = await runCli(['api-key', 'create', '--restaurant', '9', '--scope', 'menu:read'], env);
+    assert.equal(nova.stderr, 'error: restaurant 9 does not exist\n');
+  });
+
   await t.test(
     'export --include-secrets --output leaves the file mode 0600, even a file that existed',
     async () => {

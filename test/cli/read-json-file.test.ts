@@ -58,6 +58,35 @@ test('reading an import file', async (t) => {
     );
   });
 
+  await t.test('a key given twice in one object is refused, naming its path and line', () => {
+    // JSON.parse would keep the last price silently.
+    const text =
+      '{\n  "products": [\n    { "id": 1, "price": 42.9 },\n    { "id": 2, "price": 42.9,\n      "price": 4.29 }\n  ]\n}\n';
+    const path = file('twice.json', text);
+    assert.equal(
+      refused(path),
+      `${path} gives products[1].price twice (the second at line 5, column 7); a key may appear only once in an object`,
+    );
+    // The same key written with an escape is the same key; a key that is not a name is quoted.
+    const escaped = file('escaped.json', '{"a": {"sped": {"x y": [], "x\\u0020y": 1}}}');
+    assert.match(refused(escaped), /gives a\.sped\["x y"\] twice \(the second at line 1, column 28\)/);
+    assert.match(
+      refused(file('top.json', '{"restaurants": [], "restaurants": []}')),
+      /gives restaurants twice/,
+    );
+  });
+
+  await t.test('the same key in different objects, or as a value, is no duplicate', () => {
+    const data = {
+      a: [
+        { id: 1, b: 'id' },
+        { id: 2, b: 'id' },
+      ],
+      id: { id: ['id', '"id":'] },
+    };
+    assert.deepEqual(readJsonFile(file('distinct.json', JSON.stringify(data, null, 2))), data);
+  });
+
   await t.test('a folder is named as unreadable', () => {
     assert.equal(refused(dir), `cannot read ${dir}: EISDIR`);
   });
