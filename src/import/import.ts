@@ -2,6 +2,7 @@
 // checked on its own, then against the file and the database, all in one pass so that every
 // problem is reported at once; any problem (or a database error while writing) rolls everything
 // back. `checkImport` runs the same checks and writes nothing.
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/outbox.ts';
 import type { IdTable, WriteContext } from './collection.ts';
@@ -50,7 +51,26 @@ export async function checkImport(db: Db, input: unknown): Promise<string[]> {
   return issues.list;
 }
 
+/**
+ * Locks, in id order, the stored products the import may write: those of the file and those of its
+ * categories (whose brand they follow), before any category is written. The product routes lock
+ * the products, then the destination category (a move); an import that locked a category it
+ * changes and then waited for a product would deadlock with a move into that category.
+ */
+async function lockProducts(tx: WriteContext['tx'], parsed: Parsed) {
+  const ids = (name: string) =>
+    parsed.find(({ collection }) => collection.name === name)?.records.map(({ row }) => row.id as number) ??
+    [];
+  const products = ids('products');
+  const categories = ids('product_categories');
+  if (!products.length && !categories.length) return;
+  await sql`select id from products
+    where id = any(${products}::integer[]) or product_category_id = any(${categories}::integer[])
+    order by id for no key update`.execute(tx);
+}
+
 async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportOptions) {
+  await lockProducts(tx, parsed);
   const counts = emptyCounts();
   const written = new Set<IdTable>();
   const changed = new Map<string, Set<number>>();

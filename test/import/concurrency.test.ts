@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { createTestDatabase, testDatabaseUrl } from '../support/database.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { lockDestinations, lockProducts } from '../../src/modules/catalog/product-repository.ts';
+import { createTestDatabase, testDatabaseUrl, testPooler } from '../support/database.ts';
 import { load, world } from './world.ts';
 
 test('an import that waits for an edit of a product compares with the edited product', {
@@ -69,4 +71,58 @@ test('an import that waits for an edit of a product compares with the edited pro
   const events = await sql<{ type: string; restaurant_id: number }>`select type, restaurant_id from events
     where seq > ${eventsBefore ?? 0}`.execute(db);
   assert.deepEqual(events.rows, [{ type: 'menu.updated', restaurant_id: 1 }]);
+});
+
+test('an import that changes a category does not deadlock with a move of a product into it', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+  timeout: 60_000,
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  const file = world();
+  file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
+  await load(db, file);
+  // The API's side: its own connection, taking the product routes' locks with their own functions.
+  const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
+  t.after(() => api.close());
+  // The import changes category 101 and moves product 1000 into it; it also lists product 1001.
+  const changed = world();
+  changed.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas frescas' });
+  changed.products[0].product_category_id = 101;
+
+  let importing: Promise<unknown> | undefined;
+  // A move of product 1001 into category 101 (PUT /v1/products/1001): the product's lock first,
+  // then, once the import waits for that product, the category's. lock_timeout bounds each wait.
+  await api.db.transaction().execute(async (trx) => {
+    await sql`set local lock_timeout = '10s'`.execute(trx);
+    assert.equal((await lockProducts(trx, 1, [1001])).length, 1);
+    importing = load(db, changed);
+    importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      await sql`select pg_stat_clear_snapshot()`.execute(trx);
+      const waiting = await sql`select 1 from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock'`.execute(trx);
+      if (waiting.rows.length) break;
+      assert.ok(Date.now() < deadline, 'the import never waited for the product');
+      await sleep(20);
+    }
+    // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, is found here.
+    const destinations = await lockDestinations(trx, 1, [101]);
+    assert.ok(destinations.has(101), 'the category was not locked');
+    await sql`update products set product_category_id = 101 where id = 1001`.execute(trx);
+  });
+  await importing;
+
+  const rows = await sql<{ id: number; product_category_id: number }>`select id, product_category_id
+    from products where id in (1000, 1001) order by id`.execute(db);
+  assert.deepEqual(rows.rows, [
+    { id: 1000, product_category_id: 101 },
+    { id: 1001, product_category_id: 100 },
+  ]);
+  const category = await sql<{ name: string }>`select name from product_categories where id = 101`.execute(
+    db,
+  );
+  assert.equal(category.rows[0].name, 'Massas frescas');
 });
