@@ -85,6 +85,9 @@ test('reading an import file', async (t) => {
       id: { id: ['id', '"id":'] },
     };
     assert.deepEqual(readJsonFile(file('distinct.json', JSON.stringify(data, null, 2))), data);
+    // A long string of escapes (a regular expression over whole strings overflowed its stack here).
+    const long = { sped: '\\"'.repeat(3_000_000) };
+    assert.deepEqual(readJsonFile(file('long.json', JSON.stringify(long))), long);
   });
 
   await t.test('a folder is named as unreadable', () => {
