@@ -36,13 +36,24 @@ function messageOf(e: AjvError): string {
   return e.message ?? 'is invalid';
 }
 
+/**
+ * A query parameter given twice (`?types=a&types=b`) reaches the schema as an array: a text
+ * parameter's type error in a query means that and nothing else (typed ones say what their text
+ * must be, validation.ts), so it says so rather than "must be string".
+ */
+export const REPEATED_PARAMETER =
+  'is given more than once: give it once (a list goes in one, comma-separated)';
+
 function fromValidation(error: FastifyError): AppError {
+  const context = error.validationContext;
   const fields: FieldError[] = (error.validation as AjvError[]).map((e) => ({
     field: fieldOf(e),
-    message: messageOf(e),
+    message:
+      context === 'querystring' && e.keyword === 'type' && e.params.type === 'string'
+        ? REPEATED_PARAMETER
+        : messageOf(e),
   }));
   const summary = summarize(fields);
-  const context = error.validationContext;
   if (context === 'querystring') return errors.invalidQuery(`Invalid query: ${summary}.`, fields);
   if (context === 'params') return errors.invalidParameter(`Invalid path parameter: ${summary}.`, fields);
   return errors.invalidBody(`Invalid body: ${summary}.`, fields);

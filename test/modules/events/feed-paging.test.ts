@@ -130,6 +130,17 @@ test('event feed pages, scopes and retention', async (t) => {
       ]);
     }
   });
+  await t.test('a repeated types= (or after=) is 400 invalid_query saying to give it once', async () => {
+    const res = await get('?types=product.updated&types=menu.updated', all);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().key, 'invalid_query');
+    const message = 'is given more than once: give it once (a list goes in one, comma-separated)';
+    assert.deepEqual(res.json().errors, [{ field: 'types', message }]);
+    assert.equal(res.json().message, `Invalid query: types ${message}.`);
+    const after = await get('?after=a&after=b', all);
+    assert.equal(after.statusCode, 400, after.body);
+    assert.deepEqual(after.json().errors, [{ field: 'after', message }]);
+  });
 
   await t.test(
     'a cursor naming a transaction beyond the range of xid8 is 400 invalid_query, not 500',
