@@ -89,6 +89,10 @@ export type Success = { delivery: ClaimedDelivery; outcome: Outcome; attemptedAt
  * failing, in one statement for them all: a delivery is a few rows of a webhook's cost, and a
  * statement per row cost an edit route 40% of its throughput with an endpoint subscribed. An
  * endpoint that is not failing is left as it is (no row lock, no new row version per success).
+ *
+ * An outcome is final: an attempt that ends after its delivery was completed (failed with its
+ * endpoint disabled meanwhile, or succeeded by another instance once the lease ran out) is logged,
+ * and changes neither the delivery nor a disabled endpoint, which only the enable route enables.
  */
 export async function recordSuccesses(db: Db, successes: Success[]): Promise<void> {
   if (!successes.length) return;
@@ -113,10 +117,12 @@ export async function recordSuccesses(db: Db, successes: Success[]): Promise<voi
       from done join webhook_deliveries kept on kept.id = done.delivery_id
     ), delivered as (
       update webhook_deliveries d set status = 'succeeded', completed_at = now()
-      from done where d.id = done.delivery_id
+      from done where d.id = done.delivery_id and d.status = 'pending'
     )
     update webhook_endpoints set failing_since = null
-    where id in (select endpoint_id from done) and failing_since is not null`.execute(db);
+    where id in (select endpoint_id from done) and failing_since is not null and disabled_at is null`.execute(
+    db,
+  );
 }
 
 /**
@@ -152,11 +158,11 @@ export async function recordOutcome(
       })
       .execute();
     if (outcome.ok) {
+      // As recordSuccesses: a completed delivery and a disabled endpoint stay as they are.
       await sql`update webhook_deliveries set status = 'succeeded', completed_at = now()
-        where id = ${delivery.id}`.execute(trx);
-      await sql`update webhook_endpoints set failing_since = null where id = ${delivery.endpoint_id}`.execute(
-        trx,
-      );
+        where id = ${delivery.id} and status = 'pending'`.execute(trx);
+      await sql`update webhook_endpoints set failing_since = null
+        where id = ${delivery.endpoint_id} and disabled_at is null`.execute(trx);
       return;
     }
     // The endpoint first: its row lock orders two failing attempts of the same endpoint.

@@ -123,3 +123,34 @@ test('a failed attempt of an endpoint deleted during it is dropped without an er
   assert.deepEqual(logged, []);
   assert.deepEqual(await states(world), {});
 });
+
+test('a success that ends after its endpoint was disabled is logged, but the delivery stays failed and the endpoint disabled', async (t) => {
+  const { world, receiver, logged, worker, create, edit } = await setUp(t);
+  const endpoint = await create('/late');
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  receiver.respond = (_req, res) => void held.then(() => res.writeHead(204).end());
+  assert.equal((await edit('Margherita Tardia')).statusCode, 200);
+  const turn = worker.runOnce();
+  while (receiver.received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Meanwhile the endpoint's 3 days of failures end (another instance's failed attempt, say):
+  // disabled, and its pending deliveries, this one too, failed (recordOutcome).
+  await sql`update webhook_endpoints set failing_since = now() - interval '4 days', disabled_at = now(),
+    disabled_reason = 'every delivery failed for 3 days' where id = ${endpoint}`.execute(world.db);
+  await sql`update webhook_deliveries set status = 'failed', completed_at = now() - interval '1 second'
+    where endpoint_id = ${endpoint} and status = 'pending'`.execute(world.db);
+  release();
+  assert.equal(await turn, 1);
+  assert.deepEqual(logged, []);
+  const { rows } = await sql<{ status: string; completed_early: boolean; codes: number[] }>`
+    select d.status, d.completed_at < now() - interval '500 milliseconds' as completed_early,
+      array(select status_code from webhook_attempts a where a.delivery_id = d.id order by a.id) as codes
+    from webhook_deliveries d where d.endpoint_id = ${endpoint}`.execute(world.db);
+  assert.deepEqual(rows, [{ status: 'failed', completed_early: true, codes: [204] }]);
+  const row = await world.db
+    .selectFrom('webhook_endpoints')
+    .select(['disabled_at', 'failing_since'])
+    .where('id', '=', endpoint)
+    .executeTakeFirstOrThrow();
+  assert.ok(row.disabled_at, 'still disabled');
+  assert.ok(row.failing_since, 'its failing streak is kept: the endpoint stays as it was disabled');
+});
