@@ -12,6 +12,8 @@ const DISABLE_AFTER_DAYS = 3;
 export type ClaimedDelivery = {
   id: number;
   endpoint_id: number;
+  /** The endpoint's restaurant (its attempts in flight are capped too: ClaimShares). */
+  restaurant_id: number;
   event_id: string;
   /** The event as JSON text: the body sent (jsonb's text, parsed and written again by nobody). */
   payload: string;
@@ -26,14 +28,19 @@ export type ClaimedDelivery = {
 
 /**
  * How many attempts each endpoint may have in flight at this instance: `cap`, or `failingCap` once
- * it is failing, beside those of `flying` (its attempts in flight here). So a receiver that hangs
- * holds a few of the instance's slots, never all of them, and the others' deliveries go out.
+ * it is failing, beside those of `flying` (its attempts in flight here); and each restaurant, its
+ * endpoints together, `restaurantCap` beside those of `restaurants`. So a receiver that hangs
+ * holds a few of the instance's slots, never all of them, a restaurant's many endpoints (16 at
+ * most) a fraction of them, and the others' deliveries go out.
  */
 export type ClaimShares = {
   /** Attempts in flight here by endpoint, and whether it was failing when they were claimed. */
   flying: ReadonlyMap<number, { n: number; failing: boolean }>;
   cap: number;
   failingCap: number;
+  /** Attempts in flight here by restaurant. */
+  restaurants: ReadonlyMap<number, number>;
+  restaurantCap: number;
 };
 
 /** Due rows looked at per claim (their oldest): enough to find other endpoints behind one's backlog. */
@@ -43,33 +50,53 @@ export async function claimDue(
   db: Db,
   limit: number,
   leaseMs: number,
-  shares: ClaimShares = { flying: new Map(), cap: limit, failingCap: limit },
+  shares: ClaimShares = {
+    flying: new Map(),
+    cap: limit,
+    failingCap: limit,
+    restaurants: new Map(),
+    restaurantCap: limit,
+  },
 ): Promise<ClaimedDelivery[]> {
   const flying = [...shares.flying];
   const ids = flying.map(([id]) => id);
   const counts = flying.map(([, { n }]) => n);
-  // Endpoints with their whole share in flight are skipped by the scan itself, so that a backlog of
-  // one of them does not fill the rows looked at; the share of the others is checked on the rows seen.
+  const restaurants = [...shares.restaurants];
+  const restaurantIds = restaurants.map(([id]) => id);
+  const restaurantCounts = restaurants.map(([, n]) => n);
+  // Endpoints and restaurants with their whole share in flight are skipped by the scan itself, so
+  // that a backlog of one of them does not fill the rows looked at; the share of the others is
+  // checked on the rows seen: an endpoint's first, then its restaurant's over the rows left.
   const full = flying
     .filter(([, { n, failing }]) => n >= (failing ? shares.failingCap : shares.cap))
     .map(([id]) => id);
+  const fullRestaurants = restaurants.filter(([, n]) => n >= shares.restaurantCap).map(([id]) => id);
   const { rows } = await sql<ClaimedDelivery>`
     with flying as (
       select * from unnest(${ids}::int[], ${counts}::int[]) as f(endpoint_id, n)
+    ), flying_restaurants as (
+      select * from unnest(${restaurantIds}::int[], ${restaurantCounts}::int[]) as f(restaurant_id, n)
     ), seen as (
-      select id, endpoint_id, next_attempt_at from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= now() and endpoint_id <> all(${full}::int[])
-      order by next_attempt_at limit ${limit * SCAN_PER_CLAIMED}
+      select d.id, d.endpoint_id, w.restaurant_id, d.next_attempt_at, w.failing_since is not null as failing
+      from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+      where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id <> all(${full}::int[])
+        and w.restaurant_id <> all(${fullRestaurants}::int[])
+      order by d.next_attempt_at limit ${limit * SCAN_PER_CLAIMED}
     ), ranked as (
-      select s.id, coalesce(f.n, 0)
+      select s.id, s.restaurant_id, s.next_attempt_at, s.failing, coalesce(f.n, 0)
         + row_number() over (partition by s.endpoint_id order by s.next_attempt_at, s.id) as place
       from seen s left join flying f on f.endpoint_id = s.endpoint_id
+    ), within_endpoint as (
+      select * from ranked
+      where place <= case when failing then ${shares.failingCap}::int else ${shares.cap}::int end
+    ), ranked_restaurant as (
+      select e.id, coalesce(f.n, 0)
+        + row_number() over (partition by e.restaurant_id order by e.next_attempt_at, e.id) as place
+      from within_endpoint e left join flying_restaurants f on f.restaurant_id = e.restaurant_id
     ), due as (
       select d.id from webhook_deliveries d
-      join ranked r on r.id = d.id
-      join webhook_endpoints w on w.id = d.endpoint_id
-      where d.status = 'pending' and d.next_attempt_at <= now()
-        and r.place <= case when w.failing_since is null then ${shares.cap}::int else ${shares.failingCap}::int end
+      join ranked_restaurant r on r.id = d.id
+      where d.status = 'pending' and d.next_attempt_at <= now() and r.place <= ${shares.restaurantCap}::int
       order by d.next_attempt_at limit ${limit}
       for update of d skip locked
     )
@@ -77,7 +104,7 @@ export async function claimDue(
       set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000})
     from due, webhook_endpoints w
     where d.id = due.id and w.id = d.endpoint_id
-    returning d.id, d.endpoint_id, d.event_id, d.payload::text as payload, d.attempts, w.url, w.secret_encrypted,
+    returning d.id, d.endpoint_id, w.restaurant_id, d.event_id, d.payload::text as payload, d.attempts, w.url, w.secret_encrypted,
       w.previous_secrets, w.failing_since is not null as failing`.execute(db);
   return rows;
 }

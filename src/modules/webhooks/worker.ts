@@ -4,9 +4,11 @@
 // not wait for its slowest attempt: the next one comes as soon as every attempt has ended, or after
 // pollMs for those still running, whose slots stay taken while the others are filled again; and an
 // endpoint has at most its share of the slots (claimDue), so a receiver that hangs costs its own
-// attempts and nobody else's. stop() aborts the attempts in flight (they are not recorded: each is
-// made again when its lease runs out, as if the process had died) and waits for the loop, so a
-// shutdown is not held by a slow receiver.
+// attempts and nobody else's; a restaurant's endpoints together have at most the restaurant's
+// share (a quarter by default), so a restaurant whose many receivers hang leaves the others most of
+// the slots. stop() aborts the attempts in flight (they are not recorded: each is made again when
+// its lease runs out, as if the process had died) and waits for the loop, so a shutdown is not held
+// by a slow receiver.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
@@ -38,6 +40,12 @@ export type WorkerOptions = {
   batch?: number;
   /** Attempts in flight at once at this instance, at most. */
   concurrency?: number;
+  /**
+   * Attempts in flight at once at this instance to one restaurant's endpoints, at most: a quarter
+   * of `concurrency` by default (25 of 100), so the endpoints of a restaurant whose receivers
+   * hang, or of four, leave the rest of the slots to the others.
+   */
+  restaurantCap?: number;
   timeoutMs?: number;
   leaseMs?: number;
   schedule?: RetrySchedule;
@@ -47,6 +55,9 @@ type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
 
 /** Attempts in flight at once, per instance, to an endpoint that is failing. */
 const FAILING_SHARE = 2;
+
+/** One restaurant's endpoints have at most 1/RESTAURANT_FRACTION of an instance's slots (by default). */
+const RESTAURANT_FRACTION = 4;
 
 /** Decrypts endpoint secrets and makes their signers, each once while in use (the 500 most recently used are kept). */
 function secretDecrypter(key: () => string): (stored: string) => Webhook {
@@ -72,6 +83,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   const decrypt = secretDecrypter(() => options.secretKey);
   const batch = options.batch ?? 20;
   const concurrency = Math.max(batch, options.concurrency ?? 100);
+  const restaurantCap = Math.max(1, options.restaurantCap ?? Math.ceil(concurrency / RESTAURANT_FRACTION));
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(60_000, timeoutMs * 3);
   const schedule = options.schedule ?? DEFAULT_SCHEDULE;
@@ -104,9 +116,10 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     await recordOutcome(db, delivery, outcome, now, retryDelay(delivery.attempts, schedule));
   }
 
-  /** The attempts in flight, and how many of them each endpoint has (claimDue's shares). */
+  /** The attempts in flight, and how many of them each endpoint and restaurant has (claimDue's shares). */
   const running = new Set<Promise<void>>();
   const flying = new Map<number, { n: number; failing: boolean }>();
+  const restaurants = new Map<number, number>();
   let succeeded: Success[] = [];
 
   function launch(delivery: ClaimedDelivery): void {
@@ -114,12 +127,17 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     share.n++;
     share.failing = delivery.failing;
     flying.set(delivery.endpoint_id, share);
+    const restaurant = delivery.restaurant_id;
+    restaurants.set(restaurant, (restaurants.get(restaurant) ?? 0) + 1);
     const sent: Promise<void> = attempt(delivery)
       .then((success) => void (success && succeeded.push(success)), options.log)
       .finally(() => {
         running.delete(sent);
         if (--share.n === 0 && flying.get(delivery.endpoint_id) === share)
           flying.delete(delivery.endpoint_id);
+        const left = (restaurants.get(restaurant) ?? 1) - 1;
+        if (left > 0) restaurants.set(restaurant, left);
+        else restaurants.delete(restaurant);
       });
     running.add(sent);
   }
@@ -141,7 +159,13 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     await fanOut(db).catch(options.log);
     await recordSucceeded();
     if (room <= 0) return 0;
-    const claimed = await claimDue(db, room, leaseMs, { flying, cap: batch, failingCap: FAILING_SHARE });
+    const claimed = await claimDue(db, room, leaseMs, {
+      flying,
+      cap: batch,
+      failingCap: FAILING_SHARE,
+      restaurants,
+      restaurantCap,
+    });
     for (const delivery of claimed) launch(delivery);
     return claimed.length;
   }

@@ -70,3 +70,62 @@ test("a receiver that never answers holds none of another endpoint's deliveries 
   // Stopped before the database closes (the test's other after-hooks).
   await worker.stop();
 });
+
+test("a restaurant whose many endpoints hang holds its share of the instance's slots, not all of them", async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const receiver = await startReceiver();
+  t.after(() => receiver.close());
+  // Restaurant A's receivers take every request and answer only when released; B's answers at once.
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  let hanging = 0;
+  let mostHanging = 0;
+  let answeredB = 0;
+  receiver.respond = (req, res) => {
+    if (req.url === '/ok') {
+      answeredB++;
+      res.writeHead(204).end();
+      return;
+    }
+    mostHanging = Math.max(mostHanging, ++hanging);
+    res.on('close', () => hanging--);
+    void released.then(() => res.writeHead(204).end());
+  };
+  const create = async (restaurant: number, path: string) => {
+    const res = await world.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: { authorization: await world.bearer(undefined, [restaurant]) },
+      payload: { url: receiver.url(path), events: ['product.updated'] },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+  };
+  // Four endpoints of A, each under its own cap (the batch), together more than the instance's slots.
+  for (const path of ['/a1', '/a2', '/a3', '/a4']) await create(world.restaurant, path);
+  await create(world.other, '/ok');
+  const events = (restaurant: number, n: number) =>
+    recordEvents(
+      world.db,
+      Array.from({ length: n }, (_, i) => ({
+        restaurant_id: restaurant,
+        type: 'product.updated' as const,
+        data: { product_id: i },
+      })),
+    );
+  // Attempts that never time out during the test: only the shares decide who is sent.
+  const worker = worldWorker(t, world, { timeoutMs: 120_000, batch: 10, concurrency: 10, restaurantCap: 4 });
+  await events(world.restaurant, 10); // 40 deliveries to A's hanging receivers
+  worker.start();
+  const until = async (what: string, done: () => boolean) => {
+    for (const end = Date.now() + 20_000; !done(); await sleep(10))
+      assert.ok(Date.now() < end, `waited 20 s for ${what}`);
+  };
+  await until("A's first attempts", () => hanging > 0);
+  await events(world.other, 1);
+  await until("B's delivery, while A's attempts hang", () => answeredB === 1);
+  assert.ok(hanging > 0, "A's attempts still hang");
+  // A few more turns (pollMs is 100 ms): A never has more than its share in flight.
+  await sleep(500);
+  assert.equal(mostHanging, 4, `${mostHanging} of A's attempts at once`);
+  release();
+  await worker.stop();
+});
