@@ -356,6 +356,11 @@ export interface WebhookEndpointsTable {
   created_at: Generated<Date>;
   /** The creating (or enabling again) transaction: the endpoint is handed the events of later ones (migration 0017). */
   created_xid: Generated<string>;
+  /**
+   * The snapshot of the creating (or enabling again) statement: the endpoint is handed the events
+   * of the transactions it does not see, those that commit after it (migration 0020).
+   */
+  created_snapshot: Generated<string>;
 }
 
 /** A transaction that wrote events of a restaurant with an endpoint, not yet handed out (migration 0017). */

@@ -1,6 +1,7 @@
 // The outbox: events are rows written by the transaction that makes the change, so an event
-// exists exactly when its change committed. A restaurant with an enabled webhook endpoint also gets
-// one webhook_fanout row per writing transaction, and the webhook worker hands that transaction's
+// exists exactly when its change committed. A restaurant with an enabled webhook endpoint at the
+// commit also gets one webhook_fanout row per writing transaction, written at commit by the
+// events_version trigger (migrations 0015, 0020), and the webhook worker hands that transaction's
 // events to the endpoints after the commit (src/modules/webhooks/fanout.ts): a write costs the
 // same whatever the number of endpoints. The delivered body is the event as the feed shows it.
 import { type RawBuilder, sql } from 'kysely';
@@ -20,8 +21,8 @@ export const EVENT_JSON_SQL = `jsonb_build_object('id', e.id, 'type', e.type, 'r
 export const EVENT_JSON = sql.raw(EVENT_JSON_SQL);
 
 /**
- * The common table expressions that write the events and mark the transaction for the webhook
- * worker, for a statement that makes the change itself (one round trip):
+ * The common table expression that writes the events (the commit marks the transaction for the
+ * webhook worker), for a statement that makes the change itself (one round trip):
  * `with <change>, ${eventCtes(events)} select ...`. `before`, a select of (restaurant_id integer,
  * type text, data jsonb) from the statement's own rows, writes its events ahead of `events` (an
  * edit's product events, from its history rows).
@@ -33,11 +34,6 @@ export function eventCtes(events: NewEvent[], before?: RawBuilder<unknown>) {
       insert into events (restaurant_id, type, data)
       ${before ? sql`${before} union all ${given}` : given}
       returning restaurant_id
-    ), fanout as (
-      insert into webhook_fanout (restaurant_id, xid)
-      select r.restaurant_id, pg_current_xact_id() from (select distinct restaurant_id from recorded_events) r
-      where exists (select 1 from webhook_endpoints w where w.restaurant_id = r.restaurant_id and w.disabled_at is null)
-      on conflict do nothing
     )`;
 }
 

@@ -30,7 +30,9 @@ export type EndpointRow = {
 
 /**
  * Inserts the endpoint unless the restaurant already has `max` (then undefined). The restaurant's
- * row is locked first, so parallel creations of one restaurant count one after another.
+ * row is locked first, so parallel creations of one restaurant count one after another, and so the
+ * insert's snapshot (created_snapshot) is taken once every writing transaction of the restaurant
+ * that committed first has (migration 0020).
  */
 export async function insertEndpoint(
   db: Db,
@@ -83,22 +85,28 @@ export async function deleteEndpoint(db: Db, restaurantId: number, id: number): 
 
 /**
  * Enables the endpoint again, its failing streak ended. One that was disabled is handed the events
- * of transactions after this one (created_xid), as a new endpoint is: not those of the time it was
- * disabled. One already enabled is left as it is, so no event waiting to be handed out skips it.
+ * of transactions that commit after this one (created_snapshot), as a new endpoint is: not those of
+ * the time it was disabled. One already enabled is left as it is, so no event waiting to be handed
+ * out skips it. The restaurant's row is locked first, as by a creation (migration 0020 says why).
  */
 export function enableEndpoint(db: Db, restaurantId: number, id: number): Promise<EndpointRow | undefined> {
-  return db
-    .updateTable('webhook_endpoints')
-    .set({
-      disabled_at: null,
-      disabled_reason: null,
-      failing_since: null,
-      created_xid: sql<string>`case when disabled_at is null then created_xid else pg_current_xact_id() end`,
-    })
-    .where('restaurant_id', '=', restaurantId)
-    .where('id', '=', id)
-    .returning(ENDPOINT_COLUMNS)
-    .executeTakeFirst();
+  return inTransaction(db, async (trx) => {
+    await trx.selectFrom('restaurants').select('id').where('id', '=', restaurantId).forUpdate().execute();
+    // A statement of its own, so that its snapshot is taken once the lock is held.
+    return trx
+      .updateTable('webhook_endpoints')
+      .set({
+        disabled_at: null,
+        disabled_reason: null,
+        failing_since: null,
+        created_xid: sql<string>`case when disabled_at is null then created_xid else pg_current_xact_id() end`,
+        created_snapshot: sql<string>`case when disabled_at is null then created_snapshot else pg_current_snapshot() end`,
+      })
+      .where('restaurant_id', '=', restaurantId)
+      .where('id', '=', id)
+      .returning(ENDPOINT_COLUMNS)
+      .executeTakeFirst();
+  });
 }
 
 /**

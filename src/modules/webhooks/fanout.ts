@@ -9,10 +9,12 @@ import { EVENT_JSON } from '../events/outbox.ts';
 
 /**
  * Which endpoint `w` an event `e` of its restaurant goes to (SQL): subscribed to its type, enabled,
- * and created by an earlier transaction.
+ * and written by a transaction that committed after the endpoint's creation (or enabling again)
+ * did, whatever their xids' order: one its creating statement's snapshot does not see (migration
+ * 0020 says why that is exact).
  */
 export const SUBSCRIBED = sql.raw(
-  'e.type = any(w.events) and w.disabled_at is null and e.xid > w.created_xid',
+  'e.type = any(w.events) and w.disabled_at is null and not pg_visible_in_snapshot(e.xid, w.created_snapshot)',
 );
 
 /** Transactions handed out by one statement. */

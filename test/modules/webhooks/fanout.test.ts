@@ -136,3 +136,41 @@ test('on PostgreSQL, a transaction is handed out only once committed, and once w
     from webhook_deliveries where endpoint_id = ${endpoint}`.execute(world.db);
   assert.deepEqual(rows[0], { deliveries: 31, events: 31 });
 });
+
+test('on PostgreSQL, an endpoint is handed every transaction that commits after its creation did, whatever its xid', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL)',
+}, async (t) => {
+  const world = await eventsWorld(t, { webhookAllowPrivate: true });
+  const create = async (restaurant: number) => {
+    const res = await world.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: { authorization: await world.bearer(ALL_SCOPES, [restaurant]) },
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json().id as number;
+  };
+  const event = (restaurant: number, name: string) =>
+    ({ restaurant_id: restaurant, type: 'product.updated', data: { name } }) as const;
+  let early = 0;
+  let before = 0;
+  // A: the transaction takes its xid, the endpoint is created (and commits) on another connection,
+  // then the transaction writes its events and commits: its xid is older than the endpoint's.
+  // B: the transaction writes its events while B has no endpoint, one is created, then it commits.
+  await inTransaction(world.db, async (trx) => {
+    await sql`select pg_current_xact_id()`.execute(trx);
+    early = await create(world.restaurant);
+    await recordEvents(trx, [event(world.restaurant, 'xid before the endpoint')]);
+  });
+  await inTransaction(world.db, async (trx) => {
+    await recordEvents(trx, [event(world.other, 'written before the endpoint')]);
+    before = await create(world.other);
+  });
+  await fanOut(world.db);
+  assert.deepEqual(await delivered(world), { [early]: ['product.updated'], [before]: ['product.updated'] });
+  // A transaction that committed before the creation is not handed out (as before): nothing new.
+  await create(world.restaurant);
+  assert.equal(await fanOut(world.db), 0);
+  assert.equal(await marks(world), 0);
+});
