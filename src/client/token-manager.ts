@@ -59,6 +59,8 @@ export class TokenManager {
   #refreshToken: string | undefined;
   #access: { token: string; refreshAt: number; expiresAt: number } | undefined;
   #pending: Promise<string> | undefined;
+  /** Moved by reset(): a renewal started before it keeps nothing. */
+  #generation = 0;
   #refused: ComandaError | undefined;
   /** After a 429 on the token endpoint: no token request before then while the token is usable. */
   #notBefore = 0;
@@ -86,12 +88,14 @@ export class TokenManager {
     const now = this.#now();
     if (this.#access && (now < this.#access.refreshAt || (now < this.#notBefore && this.#usable())))
       return Promise.resolve(this.#access.token);
-    this.#pending ??= this.#renew()
+    if (this.#pending) return this.#pending;
+    const pending = this.#renew(this.#generation)
       .catch((error) => this.#fallback(error))
       .finally(() => {
-        this.#pending = undefined;
+        if (this.#pending === pending) this.#pending = undefined;
       });
-    return this.#pending;
+    this.#pending = pending;
+    return pending;
   }
 
   /** The server refused `token` (401): the next call renews, unless another call already did. */
@@ -99,8 +103,13 @@ export class TokenManager {
     if (this.#access?.token === token) this.#access = undefined;
   }
 
-  /** Forgets every token: the next call exchanges the API key (a new family). */
+  /**
+   * Forgets every token: the next call exchanges the API key (a new family). A renewal still in
+   * flight answers the calls that were waiting for it, but its tokens are neither kept nor persisted.
+   */
   reset(): void {
+    this.#generation++;
+    this.#pending = undefined;
     this.#access = undefined;
     this.#refreshToken = undefined;
     this.#refused = undefined;
@@ -110,16 +119,18 @@ export class TokenManager {
     return { hasRefreshToken: this.#refreshToken !== undefined, expiresAt: this.#access?.expiresAt ?? null };
   }
 
-  async #renew(): Promise<string> {
+  async #renew(generation: number): Promise<string> {
     if (this.#refused) throw this.#refused;
     const refreshToken = this.#refreshToken;
-    if (refreshToken === undefined) return this.#exchange();
+    if (refreshToken === undefined) return this.#exchange(generation);
     // From here this refresh token counts as sent: whatever happens, it is not sent again...
     this.#refreshToken = undefined;
     try {
-      return await this.#grant('refresh_token', { refresh_token: refreshToken });
+      return await this.#grant('refresh_token', { refresh_token: refreshToken }, generation);
     } catch (error) {
       if (!(error instanceof ComandaError)) throw error;
+      // After reset() this renewal decides nothing: its error goes to the calls that waited for it.
+      if (generation !== this.#generation) throw error;
       if (error.key === 'invalid_grant') throw this.#refuse(error);
       // ...except after a 429, which the server answers before the grant runs.
       if (error.status === 429) this.#refreshToken = refreshToken;
@@ -127,7 +138,7 @@ export class TokenManager {
       // No answer or a server failure: the token may be consumed. A new family is safe, a resend is not.
       this.#transport.log?.({ type: 'refresh_abandoned', reason: error.key });
       await this.#dropped();
-      return this.#exchange().catch((failure: unknown) => {
+      return this.#exchange(generation).catch((failure: unknown) => {
         throw failure instanceof ComandaError ? sessionLost(failure) : failure;
       });
     }
@@ -147,8 +158,8 @@ export class TokenManager {
     }
   }
 
-  #exchange(): Promise<string> {
-    return this.#grant('api_key', { api_key: this.#apiKey, scope: this.#scope });
+  #exchange(generation: number): Promise<string> {
+    return this.#grant('api_key', { api_key: this.#apiKey, scope: this.#scope }, generation);
   }
 
   /**
@@ -189,6 +200,7 @@ export class TokenManager {
   async #grant(
     grant: 'api_key' | 'refresh_token',
     fields: Record<string, string | undefined>,
+    generation: number,
   ): Promise<string> {
     const form = new URLSearchParams({ grant_type: grant });
     for (const [name, value] of Object.entries(fields)) if (value) form.set(name, value);
@@ -209,10 +221,12 @@ export class TokenManager {
       throw error;
     }
     this.#transport.log?.({ type: 'tokens', grant, outcome: 'issued' });
-    return this.#keep(answer, sentAt);
+    return this.#keep(answer, sentAt, generation);
   }
 
-  async #keep(answer: TokenAnswer, sentAt: number): Promise<string> {
+  async #keep(answer: TokenAnswer, sentAt: number, generation: number): Promise<string> {
+    // Asked for before reset(): the waiting calls get the access token, the manager keeps nothing.
+    if (generation !== this.#generation) return answer.access_token;
     const expiresAt = sentAt + answer.expires_in * 1000;
     const margin = Math.min(this.#margin, answer.expires_in / 2) * 1000;
     this.#access = { token: answer.access_token, expiresAt, refreshAt: expiresAt - margin };

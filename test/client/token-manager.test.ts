@@ -180,3 +180,44 @@ test('TokenManager against the real token endpoint', async (t) => {
     );
   });
 });
+
+test('reset() during a refresh in flight: the late answer is not kept, and the next call exchanges the API key', async () => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent: (string | null)[] = [];
+  // A token endpoint that holds the refresh's answer until the test releases it.
+  const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+    const grant = grantOf(String(init?.body));
+    sent.push(grant);
+    const n = sent.length;
+    if (grant === 'refresh_token') await held;
+    const answer = { access_token: `at${n}`, token_type: 'Bearer', expires_in: 900, refresh_token: `rt${n}` };
+    return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+  }) as typeof globalThis.fetch;
+  const persisted: TokenSet[] = [];
+  const tokens = new TokenManager({
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'ck_test_reset',
+    refreshToken: 'rt0',
+    fetch,
+    onTokens: (set) => {
+      persisted.push(set);
+    },
+  });
+  const before = tokens.getAccessToken();
+  while (sent.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  tokens.reset();
+  assert.equal(await tokens.getAccessToken(), 'at2', 'after reset() the API key is exchanged');
+  release();
+  assert.equal(await before, 'at1', 'the call made before reset() gets its answer');
+  assert.equal(await tokens.getAccessToken(), 'at2', "the late answer's tokens are not installed");
+  assert.deepEqual(sent, ['refresh_token', 'api_key']);
+  assert.deepEqual(
+    persisted.map((set) => set.refreshToken),
+    ['rt2'],
+    'only the new family is persisted',
+  );
+  assert.equal(tokens.toJSON().hasRefreshToken, true);
+});
