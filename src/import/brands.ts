@@ -49,12 +49,16 @@ export const brands: Collection = {
   },
   write: async (ctx, records) => {
     const ids = records.map((r) => r.row.id);
+    // Read under the row locks, taken in id order before the brands that stop being the default
+    // are written: two imports lock the brands they both change in one order (write.ts).
     const stored = new Map(
       (
         await ctx.tx
           .selectFrom('brands')
           .select(['id', 'fiscal_token_encrypted'])
           .where('id', '=', sql<number>`any(${ids})`)
+          .orderBy('id')
+          .forNoKeyUpdate()
           .execute()
       ).map((b) => [b.id, b.fiscal_token_encrypted]),
     );

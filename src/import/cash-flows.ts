@@ -10,7 +10,7 @@ import { arrayOf, bool, date, id, instant, oneOf, text } from './fields.ts';
 import type { Issues } from './issues.ts';
 import { money } from './money.ts';
 import { nested, nullable, optional, required } from './record.ts';
-import { upsertRows } from './write.ts';
+import { lockRows, upsertRows } from './write.ts';
 
 const INHERITED = [
   'due_date',
@@ -159,11 +159,14 @@ export const cashFlows: Collection = {
         parent_id: row.id,
       })),
     );
+    // The entries it may write or delete (the file's, and its entries' stored items), locked in id
+    // order first: two imports lock the entries they both change in one order (write.ts).
+    const listed = [...parents, ...children].map((r) => r.id);
+    await lockRows(ctx, 'cash_flows', 'parent_id', listed, listed);
     // An entry equal to the stored one is not written again: cash_flows.updated names the main
     // entries whose row or items the file changes (src/import/events.ts).
     const changed = new Set((await upsertRows(ctx, 'cash_flows', parents, 'id', true)) as number[]);
     // Replacing an entry replaces its items: children the file no longer lists go.
-    const listed = [...parents, ...children].map((r) => r.id);
     const removed = await sql<{ parent_id: number }>`delete from cash_flows
       where parent_id = any(${listed}) and not (id = any(${children.map((c) => c.id)})) returning parent_id`.execute(
       ctx.tx,

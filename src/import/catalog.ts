@@ -8,7 +8,7 @@ import { arrayOf, bool, id, instant, integer, oneOf, text, timeZone } from './fi
 import { money } from './money.ts';
 import { nested, nullable, optional, required } from './record.ts';
 import { schedules } from './schedules.ts';
-import { differences, upsertRows } from './write.ts';
+import { differences, lockRows, upsertRows } from './write.ts';
 
 export const name = required(text({ trim: true, nonEmpty: true, max: 255 }));
 
@@ -133,6 +133,15 @@ export const complementCategories: Collection = {
     );
     // Every column of a group and of an option is in the menu.
     await writeShown(ctx, 'complement_categories', groups, []);
+    // The options it may write or delete (the file's, and its groups' stored ones), locked in id
+    // order first: two imports lock the options they both change in one order (write.ts).
+    await lockRows(
+      ctx,
+      'complement_options',
+      'complement_category_id',
+      options.map((o) => o.id),
+      groups.map((g) => g.id),
+    );
     // Replacing a group replaces its options: those no longer in the file go.
     const removed = await ctx.tx
       .deleteFrom('complement_options')

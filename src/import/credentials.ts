@@ -70,7 +70,8 @@ export const apiKeys: Collection = {
     });
   },
   write: async (ctx, records) => {
-    for (const { row } of records) {
+    // In id order: two imports lock the keys they both change in one order.
+    for (const { row } of records.toSorted((a, b) => a.row.id - b.row.id)) {
       await storeApiKey(ctx.tx, {
         id: row.id,
         key: row.key,

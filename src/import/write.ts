@@ -13,17 +13,26 @@ function batches(rows: Row[]): Row[][] {
   return result;
 }
 
-// Table and column names are the importer's own constants, never the file's.
+// Table and column names are the importer's own constants, never the file's. The rows are
+// inserted in the batch's order (with ordinality), so an upsert locks them in that order.
 function insertSelect(table: string, columns: string[], batch: Row[]): RawBuilder<unknown> {
   const list = sql.join(columns.map((c) => sql.ref(c)));
   return sql`insert into ${sql.table(table)} (${list})
-    select ${list} from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)}::jsonb)`;
+    select ${list} from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)}::jsonb)
+    with ordinality as f order by f.ordinality`;
+}
+
+/** `rows` in `key` order (ids as numbers, client_ids as text). */
+function byKey(rows: Row[], key: string): Row[] {
+  return rows.toSorted((a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0));
 }
 
 /**
  * Inserts rows or, when `key` already exists, replaces every given column; returns the keys of the
  * rows it wrote. With `keepEqual`, a stored row whose given columns already hold the file's values
- * is not written again (nor returned): its triggers and versions do not move.
+ * is not written again (nor returned): its triggers and versions do not move. The rows are written
+ * in `key` order, so two imports lock the rows they both change in one order and never deadlock
+ * with each other.
  */
 export async function upsertRows(
   ctx: WriteContext,
@@ -33,7 +42,7 @@ export async function upsertRows(
   keepEqual = false,
 ): Promise<unknown[]> {
   const written: unknown[] = [];
-  for (const batch of batches(rows)) {
+  for (const batch of batches(byKey(rows, key))) {
     const columns = Object.keys(batch[0]);
     const others = columns.filter((c) => c !== key);
     const updates = others.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
@@ -95,6 +104,24 @@ export async function storedLists(
     for (const row of rows) result.set(row.owner, row.items);
   }
   return result;
+}
+
+/**
+ * Locks, in id order, the stored rows of `table` that are among `ids` or whose `owner` column is
+ * among `owners` (FOR NO KEY UPDATE; a write that follows may strengthen it), before a collection
+ * writes them in more than one statement or deletes some.
+ */
+export async function lockRows(
+  ctx: WriteContext,
+  table: string,
+  owner: string,
+  ids: number[],
+  owners: number[],
+) {
+  if (!ids.length && !owners.length) return;
+  await sql`select id from ${sql.table(table)}
+    where id = any(${ids}::integer[]) or ${sql.ref(owner)} = any(${owners}::integer[])
+    order by id for no key update`.execute(ctx.tx);
 }
 
 /** Inserts link rows (their owners' old links were deleted first). */

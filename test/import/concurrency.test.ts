@@ -126,3 +126,66 @@ test('an import that changes a category does not deadlock with a move of a produ
   );
   assert.equal(category.rows[0].name, 'Massas frescas');
 });
+
+/** Waits (at most 10 s) until `count` backends of the database wait for a lock, read on `client`. */
+async function untilWaiting(client: pg.Client, count: number, what: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    // Within a transaction pg_stat_activity is read once and kept: cleared, it is read anew.
+    await client.query('select pg_stat_clear_snapshot()');
+    const waiting = await client.query(
+      `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (waiting.rowCount! >= count) return;
+    assert.ok(Date.now() < deadline, what);
+    await sleep(20);
+  }
+}
+
+test('two imports that change the same categories in opposite orders do not deadlock', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+  timeout: 60_000,
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  const category = (id: number, name: string) => ({ id, restaurant_id: 1, brand_id: 10, name });
+  // Categories without products: the imports' product locks (taken first, in id order) do not
+  // order them before they reach the categories.
+  const file = world();
+  file.product_categories.push(category(101, 'Massas'), category(102, 'Saladas'), category(103, 'Doces'));
+  await load(db, file);
+  const holder = new pg.Client({ connectionString: database.url });
+  await holder.connect();
+  holder.on('error', () => {});
+  t.after(() => holder.end());
+
+  // Written in file order, first locks 101 and then waits for 103 (held); second, once first
+  // waits, locks 102 and waits for 101. Released, first would wait for 102: a deadlock.
+  const first = { product_categories: [category(101, 'A'), category(103, 'A'), category(102, 'A')] };
+  const second = { product_categories: [category(102, 'B'), category(101, 'B')] };
+  let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
+  await holder.query('begin');
+  try {
+    await holder.query('select id from product_categories where id = 103 for no key update');
+    const importing = [load(db, first)];
+    await untilWaiting(holder, 1, 'the first import never waited for category 103');
+    importing.push(load(db, second));
+    imports = Promise.allSettled(importing);
+    await untilWaiting(holder, 2, 'the second import never waited');
+    await holder.query('commit');
+  } finally {
+    // Whatever failed, the lock ends, so that the imports (and closing the database) never wait for it.
+    await holder.query('rollback').catch(() => {});
+  }
+  const [a, b] = await imports!;
+  assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
+  assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
+  const names = await sql<{ id: number; name: string }>`select id, name from product_categories
+    where id in (101, 102, 103) order by id`.execute(db);
+  assert.deepEqual(names.rows, [
+    { id: 101, name: 'B' },
+    { id: 102, name: 'B' },
+    { id: 103, name: 'A' },
+  ]);
+});
