@@ -28,11 +28,17 @@ function byKey(rows: Row[], key: string): Row[] {
 }
 
 /**
- * Inserts rows or, when `key` already exists, replaces every given column; returns the keys of the
- * rows it wrote. With `keepEqual`, a stored row whose given columns already hold the file's values
- * is not written again (nor returned): its triggers and versions do not move. The rows are written
- * in `key` order, so two imports lock the rows they both change in one order and never deadlock
- * with each other.
+ * Inserts rows or, when `key` already exists, replaces every given column but `restaurant_id`;
+ * returns the keys of the rows it wrote. With `keepEqual`, a stored row whose given columns already
+ * hold the file's values is not written again (nor returned): its triggers and versions do not move.
+ * The rows are written in `key` order, so two imports lock the rows they both change in one order
+ * and never deadlock with each other.
+ *
+ * `restaurant_id` is left out of the update: a stored record never moves to another restaurant
+ * (checkReferences refuses it), and a SET naming it, a key column (unique (restaurant_id, id),
+ * which the foreign keys reference), makes the upsert lock the row FOR UPDATE instead of FOR NO
+ * KEY UPDATE, which blocks every other writer's foreign-key check on the row (a product edited in
+ * a category the import changes) until the import commits.
  */
 export async function upsertRows(
   ctx: WriteContext,
@@ -44,7 +50,7 @@ export async function upsertRows(
   const written: unknown[] = [];
   for (const batch of batches(byKey(rows, key))) {
     const columns = Object.keys(batch[0]);
-    const others = columns.filter((c) => c !== key);
+    const others = columns.filter((c) => c !== key && c !== 'restaurant_id');
     const updates = others.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`);
     const of = (row: string) => sql.join(others.map((c) => sql.ref(`${row}.${c}`)));
     const changed = keepEqual ? sql`where (${of(table)}) is distinct from (${of('excluded')})` : sql``;
@@ -108,8 +114,8 @@ export async function storedLists(
 
 /**
  * Locks, in id order, the stored rows of `table` that are among `ids` or whose `owner` column is
- * among `owners` (FOR NO KEY UPDATE; a write that follows may strengthen it), before a collection
- * writes them in more than one statement or deletes some.
+ * among `owners` (FOR NO KEY UPDATE, as the upserts lock them), before a collection writes them
+ * in more than one statement or deletes some.
  */
 export async function lockRows(
   ctx: WriteContext,

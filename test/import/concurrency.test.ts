@@ -8,9 +8,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
+import { importData } from '../../src/import/import.ts';
 import { lockDestinations, lockProducts } from '../../src/modules/catalog/product-repository.ts';
 import { createTestDatabase, testDatabaseUrl, testPooler } from '../support/database.ts';
-import { load, world } from './world.ts';
+import { FISCAL_KEY, load, world } from './world.ts';
 
 test('an import that waits for an edit of a product compares with the edited product', {
   skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
@@ -188,4 +189,57 @@ test('two imports that change the same categories in opposite orders do not dead
     { id: 102, name: 'B' },
     { id: 103, name: 'A' },
   ]);
+});
+
+test("an import's changed brands and categories do not block other writers' foreign-key checks", {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+  timeout: 60_000,
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  const file = world();
+  file.brands.push({ id: 11, restaurant_id: 1, name: 'Bella Massas' });
+  file.product_categories.push(
+    { id: 101, restaurant_id: 1, brand_id: 11, name: 'Massas' },
+    { id: 102, restaurant_id: 1, brand_id: 10, name: 'Saladas' },
+  );
+  file.products.push({ id: 1003, restaurant_id: 1, product_category_id: 102, name: 'Caprese', price: 30 });
+  await load(db, file);
+  const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
+  t.after(() => api.close());
+
+  // The import changes brand 11 and category 100, and stays open while the API writes.
+  const changes = {
+    brands: [{ id: 11, restaurant_id: 1, name: 'Bella Massas Frescas' }],
+    product_categories: [{ ...file.product_categories[0], name: 'Pizzas artesanais' }],
+  };
+  await db.transaction().execute(async (trx) => {
+    await importData(trx, changes, { fiscalTokenKey: FISCAL_KEY });
+    // lock_timeout bounds each wait: a lock the import holds too strongly fails the write.
+    await api.db.transaction().execute(async (other) => {
+      await sql`set local lock_timeout = '2s'`.execute(other);
+      // A move of product 1003 into category 101 (PUT /v1/products/1003): it takes the category's
+      // brand, 11, whose foreign-key check locks the brand FOR KEY SHARE.
+      assert.equal((await lockProducts(other, 1, [1003])).length, 1);
+      assert.equal((await lockDestinations(other, 1, [101])).get(101)?.brand_id, 11);
+      await sql`update products set product_category_id = 101, brand_id = 11 where id = 1003`.execute(other);
+      // What a foreign-key check of category 100 takes (a writer that references it without
+      // locking it: another import's new product in it, psql).
+      await sql`select id from product_categories where id = 100 for key share`.execute(other);
+    });
+  });
+
+  const rows = await sql<{
+    product_category_id: number;
+    brand_id: number;
+  }>`select product_category_id, brand_id
+    from products where id = 1003`.execute(db);
+  assert.deepEqual(rows.rows, [{ product_category_id: 101, brand_id: 11 }]);
+  const names = await sql<{ name: string }>`select name from brands where id = 11
+    union all select name from product_categories where id = 100`.execute(db);
+  assert.deepEqual(
+    names.rows.map((r) => r.name),
+    ['Bella Massas Frescas', 'Pizzas artesanais'],
+  );
 });
