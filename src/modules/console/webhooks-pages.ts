@@ -1,6 +1,6 @@
-// The webhooks page: the restaurant's endpoints, each with its recent deliveries and a button that
-// sends it a test event (or, once disabled, enables it again). Endpoints are added through the API
-// (their secret is shown only there).
+// The webhooks page: the restaurant's endpoints, each with its recent deliveries (a pending one with
+// its next attempt) and a button that sends it a test event (or, once disabled, enables it again).
+// Endpoints are added through the API (their secret is shown only there).
 import type { Staff } from './console-session.ts';
 import { cell, instant, notice, status, table, tags } from './format.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -17,6 +17,8 @@ type EndpointView = {
 type DeliveryView = {
   event_type: string;
   status: string;
+  /** Set while the delivery is pending: when the worker tries it next (the API's field). */
+  next_attempt_at: string | null;
   created_at: string;
   attempts: { attempted_at: string; status_code: number | null; duration_ms: number; error: string | null }[];
 };
@@ -28,8 +30,16 @@ function lastAttempt(delivery: DeliveryView): string {
   return `${answer} in ${last.duration_ms} ms`;
 }
 
+/** A pending delivery's next try: its instant, or "due now" when the worker may take it at once. */
+function nextAttempt(delivery: DeliveryView, now: Date): SafeHtml {
+  if (!delivery.next_attempt_at) return instant(null);
+  const at = new Date(delivery.next_attempt_at);
+  return at > now ? instant(at) : html`due now`;
+}
+
 function deliveriesTable(deliveries: DeliveryView[]): SafeHtml {
   if (!deliveries.length) return html`<p class="muted">No delivery yet.</p>`;
+  const now = new Date();
   const rows = deliveries.map(
     (d) => html`<tr>
   ${cell('Created', instant(new Date(d.created_at)))}
@@ -37,9 +47,10 @@ function deliveriesTable(deliveries: DeliveryView[]): SafeHtml {
   ${cell('Status', status(d.status))}
   ${cell('Attempts', String(d.attempts.length))}
   ${cell('Last attempt', lastAttempt(d))}
+  ${cell('Next attempt', nextAttempt(d, now))}
 </tr>`,
   );
-  return table(['Created', 'Event', 'Status', 'Attempts', 'Last attempt'], rows, false);
+  return table(['Created', 'Event', 'Status', 'Attempts', 'Last attempt', 'Next attempt'], rows, false);
 }
 
 function endpointSection(staff: Staff, endpoint: EndpointView, deliveries: DeliveryView[]): SafeHtml {

@@ -71,6 +71,36 @@ test('webhooks in the console', async (t) => {
     assert.ok(!page.body.includes('<span class="sr-only">Action</span>'));
   });
 
+  await t.test('a pending delivery says when its next attempt is; a finished one has none', async () => {
+    receiver.respond = (_req, res) => res.writeHead(503).end('down');
+    t.after(() => {
+      receiver.respond = (_req, res) => res.writeHead(200).end('ok');
+    });
+    await ana.post(`/console/webhooks/${ours.id}/test`, {
+      csrf: csrfOf((await ana.get('/console/webhooks')).body),
+    });
+    // Queued and not tried yet: the worker may take it at once.
+    assert.ok((await ana.get('/console/webhooks')).body.includes('data-label="Next attempt"><div>due now<'));
+    await worker.runOnce();
+    const pending = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['next_attempt_at'])
+      .where('endpoint_id', '=', ours.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    assert.ok(pending.next_attempt_at > new Date(), 'the failed attempt is retried later');
+    const page = await ana.get('/console/webhooks');
+    const rows = page.body.split('<tr>').slice(2); // after the head's row: newest delivery first
+    assert.equal(rows.length, 2);
+    assert.match(rows[0], /status-pending/);
+    assert.ok(rows[0].includes('HTTP 503 in'));
+    const next = pending.next_attempt_at.toISOString();
+    assert.match(rows[0], new RegExp(`data-label="Next attempt"><div><time datetime="${next}">`));
+    assert.match(rows[1], /status-succeeded/);
+    assert.match(rows[1], /data-label="Next attempt"><div><span class="muted">—<\/span>/);
+    assert.ok(page.body.includes('<th scope="col">Next attempt</th>'));
+  });
+
   await t.test('a disabled endpoint shows why and "Enable again", which enables it', async () => {
     await ctx.db
       .updateTable('webhook_endpoints')
