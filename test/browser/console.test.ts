@@ -62,6 +62,11 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
   // After hooks run in the order they are added: the browser closes before the app, whose close
   // would otherwise wait for Chromium's preconnected sockets (up to the 60 s headers timeout).
   const { context, page } = await openBrowser(t);
+  // What the browser logs while the test walks the console (checked by the last subtests).
+  const logged: { type: string; text: string; url: string }[] = [];
+  page.on('console', (message) =>
+    logged.push({ type: message.type(), text: message.text(), url: message.location().url }),
+  );
   const { app, ctx } = await buildTestApp(t);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -103,6 +108,8 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
       visited.push(await focused());
     }
     assert.deepEqual(visited, ['Skip to content', 'email']);
+    assert.equal(await page.locator('#email').getAttribute('autocomplete'), 'username');
+    assert.equal(await page.locator('#password').getAttribute('autocomplete'), 'current-password');
     await page.keyboard.type('ana@cantina.example');
     await page.keyboard.press('Tab');
     await page.keyboard.type(PASSWORD);
@@ -112,6 +119,36 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${base}/console/keys`);
     assert.equal(await page.locator('.who .restaurant').textContent(), 'Cantina Bella');
+  });
+
+  await t.test('the password form names the signed-in account for password managers', async () => {
+    await page.getByRole('link', { name: 'Change password' }).click();
+    await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+    const form = page.locator('form[action="/console/password"]');
+    // Chromium's guidance: a password form holds its (optionally hidden) username.
+    const username = form.locator('input[autocomplete="username"]');
+    const autocomplete = (label: string) =>
+      form.getByLabel(label, { exact: true }).getAttribute('autocomplete');
+    try {
+      const seen = {
+        usernames: await username.count(),
+        current: await autocomplete('Current password'),
+        new: await autocomplete('New password'),
+        again: await autocomplete('New password again'),
+      };
+      assert.deepEqual(seen, {
+        usernames: 1,
+        current: 'current-password',
+        new: 'new-password',
+        again: 'new-password',
+      });
+      assert.equal(await username.inputValue(), 'ana@cantina.example');
+      assert.equal(await username.isVisible(), false, 'the header already shows the email');
+      assert.equal(await username.getAttribute('readonly'), '');
+    } finally {
+      // Back to the keys page whatever happened, where the next subtest starts.
+      await page.goto(`${base}/console/keys`);
+    }
   });
 
   let apiKey = '';
@@ -218,5 +255,10 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     });
     assert.equal(refresh.body.error, 'invalid_grant');
     assert.ok(bella);
+  });
+
+  await t.test('the browser logged no password-form warning', async () => {
+    const warnings = logged.filter((entry) => /Password forms should have/.test(entry.text));
+    assert.deepEqual(warnings, []);
   });
 });

@@ -73,6 +73,7 @@ export function passwordBody(staff: Staff, next: string, problems: Problems = {}
   <form method="post" action="/console/password">
     <input type="hidden" name="csrf" value="${staff.csrf}">
     <input type="hidden" name="next" value="${next}">
+    <input type="email" id="username" autocomplete="username" value="${staff.email}" readonly hidden>
     ${field('current_password', 'Current password', 'password', { autocomplete: 'current-password', problem: problems.current_password })}
     ${field('new_password', 'New password', 'password', { autocomplete: 'new-password', problem: problems.new_password, hint })}
     ${field('confirm_password', 'New password again', 'password', { autocomplete: 'new-password', problem: problems.confirm_password })}
