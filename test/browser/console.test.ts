@@ -261,4 +261,20 @@ test('the console in a real browser', { skip: SKIP, timeout: 120_000 }, async (t
     const warnings = logged.filter((entry) => /Password forms should have/.test(entry.text));
     assert.deepEqual(warnings, []);
   });
+
+  await t.test('the pages name an icon that loads: no failed request for a favicon', async () => {
+    await page.goto(`${base}/console/webhooks`);
+    await page.waitForTimeout(500); // the icon loads after the page
+    const failed = logged.filter(
+      (entry) => /favicon/.test(entry.url) || (entry.type === 'error' && /Failed to load/.test(entry.text)),
+    );
+    assert.deepEqual(failed, []);
+    const icons = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('link[rel=icon]')].map((link) => link.href)",
+    );
+    assert.equal(icons.length, 1, 'the page names its icon');
+    const served = await fetch(icons[0]);
+    assert.equal(served.status, 200);
+    assert.equal(served.headers.get('content-type'), 'image/svg+xml');
+  });
 });

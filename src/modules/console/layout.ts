@@ -1,6 +1,6 @@
-// The page shell of the console: head (one stylesheet and one small script, both served by this
-// app), a header with the restaurant, the signed-in user, the password change and sign-out, and the
-// main content. Security headers of every console page are set here too.
+// The page shell of the console: head (one stylesheet, one small script and the icon, all served by
+// this app), a header with the restaurant, the signed-in user, the password change and sign-out,
+// and the main content. Security headers of every console page are set here too.
 import type { FastifyReply } from 'fastify';
 import type { Staff } from './console-session.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -51,6 +51,7 @@ function renderPage(options: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · comanda console</title>
 ${options.refreshTo ? html`<meta http-equiv="refresh" content="0;url=${options.refreshTo}">` : ''}
+<link rel="icon" href="/console/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/console/assets/console.css">
 <script src="/console/assets/console.js" defer></script>
 </head>
