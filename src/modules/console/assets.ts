@@ -46,6 +46,8 @@ tr:last-child td{border-bottom:0}
 .nw,.tag{white-space:nowrap}
 .tag.name{white-space:normal;border-radius:8px}
 th:last-child,td:last-child{white-space:nowrap}
+/* A table without actions (webhook deliveries): its last column wraps like the others. */
+.plain th:last-child,.plain td:last-child{white-space:normal}
 /* Positioned, so that the screen-reader text of its cells scrolls with the table, not the page. */
 .table-wrap{overflow-x:auto;position:relative}
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em}

@@ -29,5 +29,6 @@ export function cell(label: string, content: unknown): SafeHtml {
 export function table(labels: string[], rows: SafeHtml[], withAction = true): SafeHtml {
   const head = labels.map((label) => html`<th scope="col">${label}</th>`);
   const action = withAction ? html`<th scope="col"><span class="sr-only">Action</span></th>` : '';
-  return html`<div class="table-wrap"><table><thead><tr>${head}${action}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  const plain = withAction ? '' : html` class="plain"`;
+  return html`<div class="table-wrap"><table${plain}><thead><tr>${head}${action}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
