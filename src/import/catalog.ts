@@ -8,7 +8,7 @@ import { arrayOf, bool, id, instant, integer, oneOf, text, timeZone } from './fi
 import { money } from './money.ts';
 import { nested, nullable, optional, required } from './record.ts';
 import { schedules } from './schedules.ts';
-import { differences, lockRows, upsertRows } from './write.ts';
+import { differences, insertNew, lockRows, upsertRows } from './write.ts';
 
 export const name = required(text({ trim: true, nonEmpty: true, max: 255 }));
 
@@ -51,11 +51,25 @@ export const restaurants: Collection = {
   ids: (row) => [{ path: '.id', table: 'restaurants', id: row.id }],
   size: () => 1,
   write: async (ctx, records) => {
-    // The menu reads a restaurant's time zone and scheduling, not its name.
-    await writeShown(ctx, 'restaurants', rowsOf(records), ['name']);
+    // New restaurants are inserted now, before the records that reference them. Stored ones that
+    // differ are updated last (updateRestaurants): a restaurant row held for the whole import
+    // deadlocks with a write of that restaurant, whose commit-time version bump updates the row.
+    const rows = rowsOf(records);
+    const inserted = new Set(await insertNew(ctx, 'restaurants', rows));
+    for (const id of inserted) menuChanged(ctx, id);
+    const stored = rows.filter((row) => !inserted.has(row.id));
+    const differing = await differences(ctx, 'restaurants', stored);
+    ctx.restaurants?.push(...stored.filter((row) => differing.has(row.id)));
+    ctx.advance(rows.length);
     return { restaurants: records.length };
   },
 };
+
+/** Writes the stored restaurants the file changes; the import holds their rows locked already. */
+export async function updateRestaurants(ctx: WriteContext, rows: Row[]) {
+  // The menu reads a restaurant's time zone and scheduling, not its name.
+  if (rows.length) await writeShown({ ...ctx, advance: () => {} }, 'restaurants', rows, ['name']);
+}
 
 export const productCategories: Collection = {
   name: 'product_categories',

@@ -40,6 +40,11 @@ export type WriteContext = {
   advance: (rows: number) => void;
   /** Ids of the file's records that the write added or changed, by collection (those that say). */
   changed?: Map<string, Set<number>>;
+  /**
+   * Stored restaurants the file changes, gathered by the restaurants' write: written last, once the
+   * import locked the restaurants it updates (import.ts), so it does not hold their rows meanwhile.
+   */
+  restaurants?: Row[];
   /** Ids of the restaurants whose menu answer the write changed (src/import/events.ts). */
   menus?: Set<number>;
 };

@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/outbox.ts';
-import type { IdTable, WriteContext } from './collection.ts';
+import { updateRestaurants } from './catalog.ts';
+import type { IdTable, Row, WriteContext } from './collection.ts';
 import { emptyCounts, parseFile } from './collections.ts';
 import { importEvents, storedNotes } from './events.ts';
 import { Issues } from './issues.ts';
@@ -69,12 +70,42 @@ async function lockProducts(tx: WriteContext['tx'], parsed: Parsed) {
     order by id for no key update`.execute(tx);
 }
 
+/** The transaction-local marks of the version triggers (migrations 0009, 0010, 0011, 0015). */
+const QUEUED = ['catalog', 'cash_flows', 'nfe', 'events'].map((v) => `comanda.${v}_queued_`);
+
+/**
+ * Locks, in id order, every stored restaurant row the import will update: those it changes
+ * (`changed`) and those whose version a trigger bumps at commit (a write of the restaurant marked
+ * it). Taken last, after every other write but the events', whose restaurants are among them or
+ * inserted by the import (rows no other transaction can hold): the deferred bumps then update rows
+ * held already, in whatever order they were queued, so two imports of several restaurants wait
+ * for each other instead of deadlocking. Until then the import holds no restaurant row, so a write
+ * of a restaurant (its row updated last, by the bumps at its commit) never waits for the import
+ * while the import waits for one of its rows.
+ */
+async function lockRestaurants(tx: WriteContext['tx'], parsed: Parsed, changed: Row[]) {
+  const ids = new Set<number>();
+  for (const { collection, records } of parsed)
+    for (const { row } of records)
+      for (const ref of [...collection.ids(row), ...(collection.refs?.(row) ?? [])])
+        if (ref.table === 'restaurants') ids.add(ref.id as number);
+  if (!ids.size) return;
+  const queued = sql.join(
+    QUEUED.map((mark) => sql`current_setting(${mark} || id, true) is not distinct from 'yes'`),
+    sql` or `,
+  );
+  await sql`select id from restaurants where id = any(${[...ids]}::integer[])
+    and (id = any(${changed.map((row) => row.id)}::integer[]) or ${queued})
+    order by id for no key update`.execute(tx);
+}
+
 async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportOptions) {
   await lockProducts(tx, parsed);
   const counts = emptyCounts();
   const written = new Set<IdTable>();
   const changed = new Map<string, Set<number>>();
   const menus = new Set<number>();
+  const restaurants: Row[] = [];
   const stored = await storedNotes(tx, parsed);
   for (const { collection, records } of parsed) {
     if (!records.length) continue;
@@ -90,7 +121,7 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
     Object.assign(
       counts,
       await collection.write(
-        { tx, fiscalTokenKey: options.fiscalTokenKey, advance, changed, menus },
+        { tx, fiscalTokenKey: options.fiscalTokenKey, advance, changed, menus, restaurants },
         records,
       ),
     );
@@ -98,6 +129,8 @@ async function writeAll(tx: WriteContext['tx'], parsed: Parsed, options: ImportO
   // OAuth clients are keyed by client_id: their ids always come from the sequence.
   for (const table of written)
     if (table !== 'oauth_clients') await moveSequence({ tx, advance: () => {} }, table);
+  await lockRestaurants(tx, parsed, restaurants);
+  await updateRestaurants({ tx, advance: () => {}, menus }, restaurants);
   await recordEvents(tx, importEvents(parsed, stored, { changed, menus }));
   return counts;
 }

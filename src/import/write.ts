@@ -64,6 +64,26 @@ export async function upsertRows(
 }
 
 /**
+ * Inserts the rows whose `id` is not stored (nor inserted meanwhile by another transaction) and
+ * returns their ids. A stored row is left as it is and not locked: the read skips it before the
+ * insert could wait for a writer of it.
+ */
+export async function insertNew(ctx: WriteContext, table: string, rows: Row[]): Promise<number[]> {
+  const inserted: number[] = [];
+  for (const batch of batches(byKey(rows, 'id'))) {
+    const list = sql.join(Object.keys(batch[0]).map((c) => sql.ref(c)));
+    const { rows: done } = await sql<{ id: number }>`insert into ${sql.table(table)} (${list})
+      select ${list} from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(batch)}::jsonb)
+        with ordinality as f
+      where not exists (select 1 from ${sql.table(table)} s where s.id = f.id)
+      order by f.ordinality
+      on conflict (id) do nothing returning id`.execute(ctx.tx);
+    for (const row of done) inserted.push(row.id);
+  }
+  return inserted;
+}
+
+/**
  * What writing `rows` would change, read before the write: the ids of the rows that differ from
  * the stored ones in some column (of those given but `id` and `ignore`), each with those columns,
  * every one of them for a row not stored yet. Values compare as the table's types hold them (5

@@ -209,15 +209,22 @@ test("an import's changed brands and categories do not block other writers' fore
   const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
   t.after(() => api.close());
 
-  // The import changes brand 11 and category 100, and stays open while the API writes.
+  // The import changes brand 11 and category 100, and stays open while the API writes. The API's
+  // commit comes after the import's: its catalog_version bump updates restaurant 1's row, which the
+  // import locks at the end of its writes (the rule of the restaurants' lock order) until it commits.
   const changes = {
     brands: [{ id: 11, restaurant_id: 1, name: 'Bella Massas Frescas' }],
     product_categories: [{ ...file.product_categories[0], name: 'Pizzas artesanais' }],
   };
+  let writing: Promise<void> | undefined;
   await db.transaction().execute(async (trx) => {
     await importData(trx, changes, { fiscalTokenKey: FISCAL_KEY });
+    let written!: () => void;
+    const statements = new Promise<void>((resolve) => {
+      written = resolve;
+    });
     // lock_timeout bounds each wait: a lock the import holds too strongly fails the write.
-    await api.db.transaction().execute(async (other) => {
+    writing = api.db.transaction().execute(async (other) => {
       await sql`set local lock_timeout = '2s'`.execute(other);
       // A move of product 1003 into category 101 (PUT /v1/products/1003): it takes the category's
       // brand, 11, whose foreign-key check locks the brand FOR KEY SHARE.
@@ -227,8 +234,12 @@ test("an import's changed brands and categories do not block other writers' fore
       // What a foreign-key check of category 100 takes (a writer that references it without
       // locking it: another import's new product in it, psql).
       await sql`select id from product_categories where id = 100 for key share`.execute(other);
+      written();
     });
+    // The import commits once the API's statements ran, or fails with them.
+    await Promise.race([statements, writing]);
   });
+  await writing;
 
   const rows = await sql<{
     product_category_id: number;
@@ -242,4 +253,105 @@ test("an import's changed brands and categories do not block other writers' fore
     names.rows.map((r) => r.name),
     ['Bella Massas Frescas', 'Pizzas artesanais'],
   );
+});
+
+test('two imports that write two restaurants in opposite orders do not deadlock at commit', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+  timeout: 60_000,
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  // Categories without products, so that the imports' product locks do not order them.
+  const file = world();
+  file.product_categories.push(
+    { id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' },
+    { id: 201, restaurant_id: 2, brand_id: 20, name: 'Caldos' },
+  );
+  await load(db, file);
+  const holder = new pg.Client({ connectionString: database.url });
+  await holder.connect();
+  holder.on('error', () => {});
+  t.after(() => holder.end());
+
+  // No row in common: first writes restaurant 2 (a category) then restaurant 1 (a supplier),
+  // second the reverse. Their version bumps update the restaurants' rows at commit; with restaurant
+  // 2 held, first waits for it, then second (holding restaurant 1 if it bumps in its own order).
+  const first = {
+    product_categories: [{ ...file.product_categories[3], name: 'Caldos A' }],
+    suppliers: [{ ...file.suppliers[0], name: 'Distribuidora A' }],
+  };
+  const second = {
+    product_categories: [{ ...file.product_categories[2], name: 'Massas B' }],
+    suppliers: [{ ...file.suppliers[1], name: 'Pescados B' }],
+  };
+  let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
+  await holder.query('begin');
+  try {
+    await holder.query('select id from restaurants where id = 2 for no key update');
+    const importing = [load(db, first)];
+    await untilWaiting(holder, 1, 'the first import never waited for restaurant 2');
+    importing.push(load(db, second));
+    imports = Promise.allSettled(importing);
+    await untilWaiting(holder, 2, 'the second import never waited');
+    await holder.query('commit');
+  } finally {
+    // Whatever failed, the lock ends, so that the imports (and closing the database) never wait for it.
+    await holder.query('rollback').catch(() => {});
+  }
+  const [a, b] = await imports!;
+  assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
+  assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
+  const names = await sql<{ name: string }>`select name from product_categories where id in (101, 201)
+    union all select name from suppliers where id in (50, 51)`.execute(db);
+  assert.deepEqual(names.rows.map((r) => r.name).sort(), [
+    'Caldos A',
+    'Distribuidora A',
+    'Massas B',
+    'Pescados B',
+  ]);
+});
+
+test('an import that renames a restaurant does not deadlock with a write of that restaurant', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
+  timeout: 60_000,
+}, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const { db } = database;
+  const file = world();
+  file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
+  await load(db, file);
+  const writer = new pg.Client({ connectionString: database.url });
+  await writer.connect();
+  writer.on('error', () => {});
+  t.after(() => writer.end());
+
+  // A write of restaurant 1 (a category's, as PUT would) holds category 101 while the import,
+  // which renames restaurant 1 and changes that category, waits for it. The write's commit bumps
+  // catalog_version: it updates restaurant 1's row, which the import must not hold meanwhile.
+  const changes = {
+    restaurants: [{ ...file.restaurants[0], name: 'Cantina Bella Nova' }],
+    product_categories: [{ ...file.product_categories[2], name: 'Massas frescas' }],
+  };
+  let importing: Promise<unknown> | undefined;
+  await writer.query('begin');
+  try {
+    await writer.query(`update product_categories set name = 'Massas da casa' where id = 101`);
+    importing = load(db, changes);
+    importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+    await untilWaiting(writer, 1, 'the import never waited for category 101');
+    // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, fails here.
+    await writer.query('commit');
+  } finally {
+    await writer.query('rollback').catch(() => {});
+  }
+  await importing;
+
+  const restaurant = await sql<{ name: string }>`select name from restaurants where id = 1`.execute(db);
+  assert.equal(restaurant.rows[0].name, 'Cantina Bella Nova');
+  const category = await sql<{ name: string }>`select name from product_categories where id = 101`.execute(
+    db,
+  );
+  assert.equal(category.rows[0].name, 'Massas frescas');
 });
