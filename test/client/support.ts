@@ -1,6 +1,6 @@
 // Helpers of the client tests: the real server on a socket, a fetch that records what is sent,
 // and a small scripted HTTP server for the behaviours the real one cannot be made to show.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import type { Db } from '../../src/db/database.ts';
@@ -84,6 +84,11 @@ export async function scriptedServer(t: Pick<TestContext, 'after'>, scripts: Rec
       list[Math.min(count, list.length - 1)](request, response, body);
     });
   });
+  return { baseUrl: await listenOn(t, server), received };
+}
+
+/** Listens on a free port of 127.0.0.1 until the test ends; its base URL. */
+export async function listenOn(t: Pick<TestContext, 'after'>, server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(
     () =>
@@ -93,7 +98,7 @@ export async function scriptedServer(t: Pick<TestContext, 'after'>, scripts: Rec
       }),
   );
   const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}`, received };
+  return `http://127.0.0.1:${port}`;
 }
 
 export function json(

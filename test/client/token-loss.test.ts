@@ -2,11 +2,10 @@
 // endpoint behind a proxy that drops, holds or replaces its answer after the server committed it.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { ComandaClient, ComandaError, TokenManager, type TokenSet } from '../../src/client/index.ts';
 import { hashSecret } from '../../src/lib/secrets.ts';
-import { apiKeyFor, json, listeningApp, type Script, scriptedServer } from './support.ts';
+import { apiKeyFor, json, listeningApp, listenOn, type Script, scriptedServer } from './support.ts';
 
 /** What the proxy does with a token request: forward it, or fail it before or after the server ran it. */
 type Fault = 'pass' | 'refuse' | 'drop' | 'hold' | 'bad_gateway';
@@ -43,16 +42,7 @@ async function faultyProxy(t: Parameters<typeof listeningApp>[0], target: string
         .end(text);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}`, faults, grants };
+  return { baseUrl: await listenOn(t, server), faults, grants };
 }
 
 test('token answers lost after the server committed them', async (t) => {

@@ -3,7 +3,7 @@
 // overwritten unseen nor given back an earlier updated_at, and the import's change of it is in the
 // history and in menu.updated.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -13,18 +13,31 @@ import { lockDestinations, lockProducts } from '../../src/modules/catalog/produc
 import { createTestDatabase, testDatabaseUrl, testPooler } from '../support/database.ts';
 import { FISCAL_KEY, load, world } from './world.ts';
 
-test('an import that waits for an edit of a product compares with the edited product', {
+/** The race tests need PostgreSQL: PGlite runs one transaction at a time. Every wait is bounded. */
+const RACE = {
   skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
   timeout: 60_000,
-}, async (t) => {
+};
+
+async function raceDatabase(t: TestContext) {
   const database = await createTestDatabase();
   t.after(() => database.close());
-  const { db } = database;
+  return { database, db: database.db };
+}
+
+/** A connection of its own, to hold a transaction open while an import runs. */
+async function connection(t: TestContext, url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  client.on('error', () => {});
+  t.after(() => client.end());
+  return client;
+}
+
+test('an import that waits for an edit of a product compares with the edited product', RACE, async (t) => {
+  const { database, db } = await raceDatabase(t);
   await load(db, world());
-  const editor = new pg.Client({ connectionString: database.url });
-  await editor.connect();
-  editor.on('error', () => {});
-  t.after(() => editor.end());
+  const editor = await connection(t, database.url);
   const seq = async () =>
     (await sql<{ seq: string }>`select max(seq) as seq from events`.execute(db)).rows[0].seq;
   const eventsBefore = await seq();
@@ -38,17 +51,7 @@ test('an import that waits for an edit of a product compares with the edited pro
   const edited = rows[0].at as string;
   const importing = load(db, world());
   try {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      // Within a transaction pg_stat_activity is read once and kept: cleared, it is read anew.
-      await editor.query('select pg_stat_clear_snapshot()');
-      const waiting = await editor.query(
-        `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if (waiting.rowCount) break;
-      assert.ok(Date.now() < deadline, 'the import never waited for the edit');
-      await sleep(20);
-    }
+    await untilWaiting(editor, 1, 'the import never waited for the edit');
     await editor.query('commit');
   } finally {
     // Whatever failed, the edit ends, so that the import (and closing the database) never waits for it.
@@ -74,59 +77,58 @@ test('an import that waits for an edit of a product compares with the edited pro
   assert.deepEqual(events.rows, [{ type: 'menu.updated', restaurant_id: 1 }]);
 });
 
-test('an import that changes a category does not deadlock with a move of a product into it', {
-  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
-  timeout: 60_000,
-}, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const { db } = database;
-  const file = world();
-  file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
-  await load(db, file);
-  // The API's side: its own connection, taking the product routes' locks with their own functions.
-  const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
-  t.after(() => api.close());
-  // The import changes category 101 and moves product 1000 into it; it also lists product 1001.
-  const changed = world();
-  changed.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas frescas' });
-  changed.products[0].product_category_id = 101;
+test(
+  'an import that changes a category does not deadlock with a move of a product into it',
+  RACE,
+  async (t) => {
+    const { database, db } = await raceDatabase(t);
+    const file = world();
+    file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
+    await load(db, file);
+    // The API's side: its own connection, taking the product routes' locks with their own functions.
+    const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
+    t.after(() => api.close());
+    // The import changes category 101 and moves product 1000 into it; it also lists product 1001.
+    const changed = world();
+    changed.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas frescas' });
+    changed.products[0].product_category_id = 101;
 
-  let importing: Promise<unknown> | undefined;
-  // A move of product 1001 into category 101 (PUT /v1/products/1001): the product's lock first,
-  // then, once the import waits for that product, the category's. lock_timeout bounds each wait.
-  await api.db.transaction().execute(async (trx) => {
-    await sql`set local lock_timeout = '10s'`.execute(trx);
-    assert.equal((await lockProducts(trx, 1, [1001])).length, 1);
-    importing = load(db, changed);
-    importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      await sql`select pg_stat_clear_snapshot()`.execute(trx);
-      const waiting = await sql`select 1 from pg_stat_activity
+    let importing: Promise<unknown> | undefined;
+    // A move of product 1001 into category 101 (PUT /v1/products/1001): the product's lock first,
+    // then, once the import waits for that product, the category's. lock_timeout bounds each wait.
+    await api.db.transaction().execute(async (trx) => {
+      await sql`set local lock_timeout = '10s'`.execute(trx);
+      assert.equal((await lockProducts(trx, 1, [1001])).length, 1);
+      importing = load(db, changed);
+      importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        await sql`select pg_stat_clear_snapshot()`.execute(trx);
+        const waiting = await sql`select 1 from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock'`.execute(trx);
-      if (waiting.rows.length) break;
-      assert.ok(Date.now() < deadline, 'the import never waited for the product');
-      await sleep(20);
-    }
-    // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, is found here.
-    const destinations = await lockDestinations(trx, 1, [101]);
-    assert.ok(destinations.has(101), 'the category was not locked');
-    await sql`update products set product_category_id = 101 where id = 1001`.execute(trx);
-  });
-  await importing;
+        if (waiting.rows.length) break;
+        assert.ok(Date.now() < deadline, 'the import never waited for the product');
+        await sleep(20);
+      }
+      // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, is found here.
+      const destinations = await lockDestinations(trx, 1, [101]);
+      assert.ok(destinations.has(101), 'the category was not locked');
+      await sql`update products set product_category_id = 101 where id = 1001`.execute(trx);
+    });
+    await importing;
 
-  const rows = await sql<{ id: number; product_category_id: number }>`select id, product_category_id
+    const rows = await sql<{ id: number; product_category_id: number }>`select id, product_category_id
     from products where id in (1000, 1001) order by id`.execute(db);
-  assert.deepEqual(rows.rows, [
-    { id: 1000, product_category_id: 101 },
-    { id: 1001, product_category_id: 100 },
-  ]);
-  const category = await sql<{ name: string }>`select name from product_categories where id = 101`.execute(
-    db,
-  );
-  assert.equal(category.rows[0].name, 'Massas frescas');
-});
+    assert.deepEqual(rows.rows, [
+      { id: 1000, product_category_id: 101 },
+      { id: 1001, product_category_id: 100 },
+    ]);
+    const category = await sql<{ name: string }>`select name from product_categories where id = 101`.execute(
+      db,
+    );
+    assert.equal(category.rows[0].name, 'Massas frescas');
+  },
+);
 
 /** Waits (at most 10 s) until `count` backends of the database wait for a lock, read on `client`. */
 async function untilWaiting(client: pg.Client, count: number, what: string) {
@@ -143,23 +145,15 @@ async function untilWaiting(client: pg.Client, count: number, what: string) {
   }
 }
 
-test('two imports that change the same categories in opposite orders do not deadlock', {
-  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
-  timeout: 60_000,
-}, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const { db } = database;
+test('two imports that change the same categories in opposite orders do not deadlock', RACE, async (t) => {
+  const { database, db } = await raceDatabase(t);
   const category = (id: number, name: string) => ({ id, restaurant_id: 1, brand_id: 10, name });
   // Categories without products: the imports' product locks (taken first, in id order) do not
   // order them before they reach the categories.
   const file = world();
   file.product_categories.push(category(101, 'Massas'), category(102, 'Saladas'), category(103, 'Doces'));
   await load(db, file);
-  const holder = new pg.Client({ connectionString: database.url });
-  await holder.connect();
-  holder.on('error', () => {});
-  t.after(() => holder.end());
+  const holder = await connection(t, database.url);
 
   // Written in file order, first locks 101 and then waits for 103 (held); second, once first
   // waits, locks 102 and waits for 101. Released, first would wait for 102: a deadlock.
@@ -191,167 +185,160 @@ test('two imports that change the same categories in opposite orders do not dead
   ]);
 });
 
-test("an import's changed brands and categories do not block other writers' foreign-key checks", {
-  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
-  timeout: 60_000,
-}, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const { db } = database;
-  const file = world();
-  file.brands.push({ id: 11, restaurant_id: 1, name: 'Bella Massas' });
-  file.product_categories.push(
-    { id: 101, restaurant_id: 1, brand_id: 11, name: 'Massas' },
-    { id: 102, restaurant_id: 1, brand_id: 10, name: 'Saladas' },
-  );
-  file.products.push({ id: 1003, restaurant_id: 1, product_category_id: 102, name: 'Caprese', price: 30 });
-  await load(db, file);
-  const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
-  t.after(() => api.close());
+test(
+  "an import's changed brands and categories do not block other writers' foreign-key checks",
+  RACE,
+  async (t) => {
+    const { database, db } = await raceDatabase(t);
+    const file = world();
+    file.brands.push({ id: 11, restaurant_id: 1, name: 'Bella Massas' });
+    file.product_categories.push(
+      { id: 101, restaurant_id: 1, brand_id: 11, name: 'Massas' },
+      { id: 102, restaurant_id: 1, brand_id: 10, name: 'Saladas' },
+    );
+    file.products.push({ id: 1003, restaurant_id: 1, product_category_id: 102, name: 'Caprese', price: 30 });
+    await load(db, file);
+    const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
+    t.after(() => api.close());
 
-  // The import changes brand 11 and category 100, and stays open while the API writes. The API's
-  // commit comes after the import's: its catalog_version bump updates restaurant 1's row, which the
-  // import locks at the end of its writes (the rule of the restaurants' lock order) until it commits.
-  const changes = {
-    brands: [{ id: 11, restaurant_id: 1, name: 'Bella Massas Frescas' }],
-    product_categories: [{ ...file.product_categories[0], name: 'Pizzas artesanais' }],
-  };
-  let writing: Promise<void> | undefined;
-  await db.transaction().execute(async (trx) => {
-    await importData(trx, changes, { fiscalTokenKey: FISCAL_KEY });
-    let written!: () => void;
-    const statements = new Promise<void>((resolve) => {
-      written = resolve;
+    // The import changes brand 11 and category 100, and stays open while the API writes. The API's
+    // commit comes after the import's: its catalog_version bump updates restaurant 1's row, which the
+    // import locks at the end of its writes (the rule of the restaurants' lock order) until it commits.
+    const changes = {
+      brands: [{ id: 11, restaurant_id: 1, name: 'Bella Massas Frescas' }],
+      product_categories: [{ ...file.product_categories[0], name: 'Pizzas artesanais' }],
+    };
+    let writing: Promise<void> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await importData(trx, changes, { fiscalTokenKey: FISCAL_KEY });
+      let written!: () => void;
+      const statements = new Promise<void>((resolve) => {
+        written = resolve;
+      });
+      // lock_timeout bounds each wait: a lock the import holds too strongly fails the write.
+      writing = api.db.transaction().execute(async (other) => {
+        await sql`set local lock_timeout = '2s'`.execute(other);
+        // A move of product 1003 into category 101 (PUT /v1/products/1003): it takes the category's
+        // brand, 11, whose foreign-key check locks the brand FOR KEY SHARE.
+        assert.equal((await lockProducts(other, 1, [1003])).length, 1);
+        assert.equal((await lockDestinations(other, 1, [101])).get(101)?.brand_id, 11);
+        await sql`update products set product_category_id = 101, brand_id = 11 where id = 1003`.execute(
+          other,
+        );
+        // What a foreign-key check of category 100 takes (a writer that references it without
+        // locking it: another import's new product in it, psql).
+        await sql`select id from product_categories where id = 100 for key share`.execute(other);
+        written();
+      });
+      // The import commits once the API's statements ran, or fails with them.
+      await Promise.race([statements, writing]);
     });
-    // lock_timeout bounds each wait: a lock the import holds too strongly fails the write.
-    writing = api.db.transaction().execute(async (other) => {
-      await sql`set local lock_timeout = '2s'`.execute(other);
-      // A move of product 1003 into category 101 (PUT /v1/products/1003): it takes the category's
-      // brand, 11, whose foreign-key check locks the brand FOR KEY SHARE.
-      assert.equal((await lockProducts(other, 1, [1003])).length, 1);
-      assert.equal((await lockDestinations(other, 1, [101])).get(101)?.brand_id, 11);
-      await sql`update products set product_category_id = 101, brand_id = 11 where id = 1003`.execute(other);
-      // What a foreign-key check of category 100 takes (a writer that references it without
-      // locking it: another import's new product in it, psql).
-      await sql`select id from product_categories where id = 100 for key share`.execute(other);
-      written();
-    });
-    // The import commits once the API's statements ran, or fails with them.
-    await Promise.race([statements, writing]);
-  });
-  await writing;
+    await writing;
 
-  const rows = await sql<{
-    product_category_id: number;
-    brand_id: number;
-  }>`select product_category_id, brand_id
+    const rows = await sql<{
+      product_category_id: number;
+      brand_id: number;
+    }>`select product_category_id, brand_id
     from products where id = 1003`.execute(db);
-  assert.deepEqual(rows.rows, [{ product_category_id: 101, brand_id: 11 }]);
-  const names = await sql<{ name: string }>`select name from brands where id = 11
+    assert.deepEqual(rows.rows, [{ product_category_id: 101, brand_id: 11 }]);
+    const names = await sql<{ name: string }>`select name from brands where id = 11
     union all select name from product_categories where id = 100`.execute(db);
-  assert.deepEqual(
-    names.rows.map((r) => r.name),
-    ['Bella Massas Frescas', 'Pizzas artesanais'],
-  );
-});
+    assert.deepEqual(
+      names.rows.map((r) => r.name),
+      ['Bella Massas Frescas', 'Pizzas artesanais'],
+    );
+  },
+);
 
-test('two imports that write two restaurants in opposite orders do not deadlock at commit', {
-  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
-  timeout: 60_000,
-}, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const { db } = database;
-  // Categories without products, so that the imports' product locks do not order them.
-  const file = world();
-  file.product_categories.push(
-    { id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' },
-    { id: 201, restaurant_id: 2, brand_id: 20, name: 'Caldos' },
-  );
-  await load(db, file);
-  const holder = new pg.Client({ connectionString: database.url });
-  await holder.connect();
-  holder.on('error', () => {});
-  t.after(() => holder.end());
+test(
+  'two imports that write two restaurants in opposite orders do not deadlock at commit',
+  RACE,
+  async (t) => {
+    const { database, db } = await raceDatabase(t);
+    // Categories without products, so that the imports' product locks do not order them.
+    const file = world();
+    file.product_categories.push(
+      { id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' },
+      { id: 201, restaurant_id: 2, brand_id: 20, name: 'Caldos' },
+    );
+    await load(db, file);
+    const holder = await connection(t, database.url);
 
-  // No row in common: first writes restaurant 2 (a category) then restaurant 1 (a supplier),
-  // second the reverse. Their version bumps update the restaurants' rows at commit; with restaurant
-  // 2 held, first waits for it, then second (holding restaurant 1 if it bumps in its own order).
-  const first = {
-    product_categories: [{ ...file.product_categories[3], name: 'Caldos A' }],
-    suppliers: [{ ...file.suppliers[0], name: 'Distribuidora A' }],
-  };
-  const second = {
-    product_categories: [{ ...file.product_categories[2], name: 'Massas B' }],
-    suppliers: [{ ...file.suppliers[1], name: 'Pescados B' }],
-  };
-  let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
-  await holder.query('begin');
-  try {
-    await holder.query('select id from restaurants where id = 2 for no key update');
-    const importing = [load(db, first)];
-    await untilWaiting(holder, 1, 'the first import never waited for restaurant 2');
-    importing.push(load(db, second));
-    imports = Promise.allSettled(importing);
-    await untilWaiting(holder, 2, 'the second import never waited');
-    await holder.query('commit');
-  } finally {
-    // Whatever failed, the lock ends, so that the imports (and closing the database) never wait for it.
-    await holder.query('rollback').catch(() => {});
-  }
-  const [a, b] = await imports!;
-  assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
-  assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
-  const names = await sql<{ name: string }>`select name from product_categories where id in (101, 201)
+    // No row in common: first writes restaurant 2 (a category) then restaurant 1 (a supplier),
+    // second the reverse. Their version bumps update the restaurants' rows at commit; with restaurant
+    // 2 held, first waits for it, then second (holding restaurant 1 if it bumps in its own order).
+    const first = {
+      product_categories: [{ ...file.product_categories[3], name: 'Caldos A' }],
+      suppliers: [{ ...file.suppliers[0], name: 'Distribuidora A' }],
+    };
+    const second = {
+      product_categories: [{ ...file.product_categories[2], name: 'Massas B' }],
+      suppliers: [{ ...file.suppliers[1], name: 'Pescados B' }],
+    };
+    let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
+    await holder.query('begin');
+    try {
+      await holder.query('select id from restaurants where id = 2 for no key update');
+      const importing = [load(db, first)];
+      await untilWaiting(holder, 1, 'the first import never waited for restaurant 2');
+      importing.push(load(db, second));
+      imports = Promise.allSettled(importing);
+      await untilWaiting(holder, 2, 'the second import never waited');
+      await holder.query('commit');
+    } finally {
+      // Whatever failed, the lock ends, so that the imports (and closing the database) never wait for it.
+      await holder.query('rollback').catch(() => {});
+    }
+    const [a, b] = await imports!;
+    assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
+    assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
+    const names = await sql<{ name: string }>`select name from product_categories where id in (101, 201)
     union all select name from suppliers where id in (50, 51)`.execute(db);
-  assert.deepEqual(names.rows.map((r) => r.name).sort(), [
-    'Caldos A',
-    'Distribuidora A',
-    'Massas B',
-    'Pescados B',
-  ]);
-});
+    assert.deepEqual(names.rows.map((r) => r.name).sort(), [
+      'Caldos A',
+      'Distribuidora A',
+      'Massas B',
+      'Pescados B',
+    ]);
+  },
+);
 
-test('an import that renames a restaurant does not deadlock with a write of that restaurant', {
-  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
-  timeout: 60_000,
-}, async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const { db } = database;
-  const file = world();
-  file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
-  await load(db, file);
-  const writer = new pg.Client({ connectionString: database.url });
-  await writer.connect();
-  writer.on('error', () => {});
-  t.after(() => writer.end());
+test(
+  'an import that renames a restaurant does not deadlock with a write of that restaurant',
+  RACE,
+  async (t) => {
+    const { database, db } = await raceDatabase(t);
+    const file = world();
+    file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
+    await load(db, file);
+    const writer = await connection(t, database.url);
 
-  // A write of restaurant 1 (a category's, as PUT would) holds category 101 while the import,
-  // which renames restaurant 1 and changes that category, waits for it. The write's commit bumps
-  // catalog_version: it updates restaurant 1's row, which the import must not hold meanwhile.
-  const changes = {
-    restaurants: [{ ...file.restaurants[0], name: 'Cantina Bella Nova' }],
-    product_categories: [{ ...file.product_categories[2], name: 'Massas frescas' }],
-  };
-  let importing: Promise<unknown> | undefined;
-  await writer.query('begin');
-  try {
-    await writer.query(`update product_categories set name = 'Massas da casa' where id = 101`);
-    importing = load(db, changes);
-    importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-    await untilWaiting(writer, 1, 'the import never waited for category 101');
-    // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, fails here.
-    await writer.query('commit');
-  } finally {
-    await writer.query('rollback').catch(() => {});
-  }
-  await importing;
+    // A write of restaurant 1 (a category's, as PUT would) holds category 101 while the import,
+    // which renames restaurant 1 and changes that category, waits for it. The write's commit bumps
+    // catalog_version: it updates restaurant 1's row, which the import must not hold meanwhile.
+    const changes = {
+      restaurants: [{ ...file.restaurants[0], name: 'Cantina Bella Nova' }],
+      product_categories: [{ ...file.product_categories[2], name: 'Massas frescas' }],
+    };
+    let importing: Promise<unknown> | undefined;
+    await writer.query('begin');
+    try {
+      await writer.query(`update product_categories set name = 'Massas da casa' where id = 101`);
+      importing = load(db, changes);
+      importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+      await untilWaiting(writer, 1, 'the import never waited for category 101');
+      // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, fails here.
+      await writer.query('commit');
+    } finally {
+      await writer.query('rollback').catch(() => {});
+    }
+    await importing;
 
-  const restaurant = await sql<{ name: string }>`select name from restaurants where id = 1`.execute(db);
-  assert.equal(restaurant.rows[0].name, 'Cantina Bella Nova');
-  const category = await sql<{ name: string }>`select name from product_categories where id = 101`.execute(
-    db,
-  );
-  assert.equal(category.rows[0].name, 'Massas frescas');
-});
+    const restaurant = await sql<{ name: string }>`select name from restaurants where id = 1`.execute(db);
+    assert.equal(restaurant.rows[0].name, 'Cantina Bella Nova');
+    const category = await sql<{ name: string }>`select name from product_categories where id = 101`.execute(
+      db,
+    );
+    assert.equal(category.rows[0].name, 'Massas frescas');
+  },
+);
