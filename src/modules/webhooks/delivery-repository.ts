@@ -2,6 +2,12 @@
 // statement, counts the attempt and moves next_attempt_at past a lease: each attempt is made by one
 // instance, and an attempt whose process died is made again once the lease has run out. A claim
 // leaves each endpoint its share of the instance's attempts in flight (ClaimShares).
+//
+// The attempts count a claim sets is its token: an attempt's outcome moves its delivery and counts
+// in its endpoint's failing streak only while the delivery is still pending with that count, that
+// is, not claimed again since. An attempt that ends after its lease ran out and another instance
+// claimed the delivery again (a process paused, a recording held up) is logged and changes
+// nothing: the newer claim's lease and outcome decide.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PreviousSecret } from '../../db/types.ts';
@@ -17,6 +23,7 @@ export type ClaimedDelivery = {
   event_id: string;
   /** The event as JSON text: the body sent (jsonb's text, parsed and written again by nobody). */
   payload: string;
+  /** The delivery's attempts, this one counted: the claim's token (held while the row still says it). */
   attempts: number;
   url: string;
   secret_encrypted: string;
@@ -117,15 +124,18 @@ export type Success = { delivery: ClaimedDelivery; outcome: Outcome; attemptedAt
  * statement per row cost an edit route 40% of its throughput with an endpoint subscribed. An
  * endpoint that is not failing is left as it is (no row lock, no new row version per success).
  *
- * An outcome is final: an attempt that ends after its delivery was completed (failed with its
- * endpoint disabled meanwhile, or succeeded by another instance once the lease ran out) is logged,
- * and changes neither the delivery nor a disabled endpoint, which only the enable route enables.
+ * An outcome is final, and only the claim holding a delivery decides it: an attempt that ends
+ * after its delivery was completed (failed with its endpoint disabled meanwhile) or claimed again
+ * (its lease ran out) is logged, and changes neither the delivery nor the endpoint's streak. The
+ * deliveries held are locked (key share) before the endpoints, as recordOutcome does: no claim can
+ * take them meanwhile, and the order of locks is the same as a failure's that disables.
  */
 export async function recordSuccesses(db: Db, successes: Success[]): Promise<void> {
   if (!successes.length) return;
   const rows = successes.map(({ delivery, outcome, attemptedAt }) => ({
     delivery_id: delivery.id,
     endpoint_id: delivery.endpoint_id,
+    claim: delivery.attempts,
     attempted_at: attemptedAt.toISOString(),
     duration_ms: outcome.durationMs,
     status_code: outcome.statusCode,
@@ -134,8 +144,13 @@ export async function recordSuccesses(db: Db, successes: Success[]): Promise<voi
   await sql`
     with done as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(delivery_id bigint,
-        endpoint_id integer, attempted_at timestamptz, duration_ms integer, status_code integer,
-        response_body text)
+        endpoint_id integer, claim integer, attempted_at timestamptz, duration_ms integer,
+        status_code integer, response_body text)
+    ), held as (
+      -- The deliveries still pending under the claim of their attempt.
+      select done.delivery_id, done.endpoint_id, done.claim from done
+      join webhook_deliveries d on d.id = done.delivery_id and d.attempts = done.claim and d.status = 'pending'
+      for key share of d
     ), attempts as (
       -- Only for deliveries still there: one whose endpoint was deleted during its attempt is gone,
       -- and its attempt row would fail the statement, and so the record of the batch's others.
@@ -144,10 +159,10 @@ export async function recordSuccesses(db: Db, successes: Success[]): Promise<voi
       from done join webhook_deliveries kept on kept.id = done.delivery_id
     ), delivered as (
       update webhook_deliveries d set status = 'succeeded', completed_at = now()
-      from done where d.id = done.delivery_id and d.status = 'pending'
+      from held where d.id = held.delivery_id and d.attempts = held.claim and d.status = 'pending'
     )
     update webhook_endpoints set failing_since = null
-    where id in (select endpoint_id from done) and failing_since is not null and disabled_at is null`.execute(
+    where id in (select endpoint_id from held) and failing_since is not null and disabled_at is null`.execute(
     db,
   );
 }
@@ -155,7 +170,9 @@ export async function recordSuccesses(db: Db, successes: Success[]): Promise<voi
 /**
  * Logs the attempt and moves the delivery on: succeeded, due again after `retryMs`, or failed
  * (retryMs null). An endpoint failing without a success for DISABLE_AFTER_DAYS is disabled, and
- * its pending deliveries fail with it.
+ * its pending deliveries fail with it. An attempt whose delivery is no longer held by its claim
+ * (completed, or claimed again once its lease ran out) is only logged: it moves neither the newer
+ * claim's lease nor the endpoint's streak (recordSuccesses says the same of successes).
  */
 export async function recordOutcome(
   db: Db,
@@ -166,13 +183,16 @@ export async function recordOutcome(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     // A delivery whose endpoint was deleted during the attempt is gone with it: nothing to record.
+    // Its key share lock keeps it from being claimed again until this transaction ends, so the
+    // claim read here holds for the updates below.
     const kept = await trx
       .selectFrom('webhook_deliveries')
-      .select('id')
+      .select(['attempts', 'status'])
       .where('id', '=', delivery.id)
       .forKeyShare()
       .executeTakeFirst();
     if (!kept) return;
+    const held = kept.status === 'pending' && kept.attempts === delivery.attempts;
     await trx
       .insertInto('webhook_attempts')
       .values({
@@ -184,10 +204,11 @@ export async function recordOutcome(
         response_body: outcome.body,
       })
       .execute();
+    if (!held) return;
     if (outcome.ok) {
       // As recordSuccesses: a completed delivery and a disabled endpoint stay as they are.
       await sql`update webhook_deliveries set status = 'succeeded', completed_at = now()
-        where id = ${delivery.id} and status = 'pending'`.execute(trx);
+        where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`.execute(trx);
       await sql`update webhook_endpoints set failing_since = null
         where id = ${delivery.endpoint_id} and disabled_at is null`.execute(trx);
       return;
@@ -211,6 +232,6 @@ export async function recordOutcome(
     }
     await sql`update webhook_deliveries
       set next_attempt_at = now() + make_interval(secs => ${retryMs / 1000})
-      where id = ${delivery.id} and status = 'pending'`.execute(trx);
+      where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`.execute(trx);
   });
 }
