@@ -14,6 +14,7 @@ import { looksLikeSession, verifySession } from '../modules/auth/session-token.t
 import { errors } from './errors.ts';
 import { type Principal, principalKey, type Scope } from './principal.ts';
 import type { RateDecision, RateLimiter } from './rate-limit.ts';
+import { givenMoreThanOnce, repeatedParameters } from './validation.ts';
 
 const MAX_RESTAURANT_ID = 2147483647;
 
@@ -116,6 +117,9 @@ function requestedRestaurant(requested: unknown): number | null | undefined {
 }
 
 function resolveRestaurant(principal: Principal, requested: unknown): number {
+  // Read here, before the schema checks the query: a repeated one is answered as validation.ts
+  // answers every repeated query parameter.
+  if (givenMoreThanOnce(requested)) throw repeatedParameters(['restaurant_id']);
   const wanted = requestedRestaurant(requested);
   if (wanted === null) {
     throw errors.invalidQuery('restaurant_id must be a positive integer.', [

@@ -5,7 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, clip, errors, type FieldError, OAuthError, summarize } from './errors.ts';
-import { enumMessage, formatMessage, patternMessage, STOPPED_KEYWORD, TEXT_KEYWORD } from './validation.ts';
+import {
+  enumMessage,
+  formatMessage,
+  patternMessage,
+  REPEATED_KEYWORD,
+  STOPPED_KEYWORD,
+  TEXT_KEYWORD,
+} from './validation.ts';
 
 const MAX_MESSAGE = 2000;
 
@@ -27,7 +34,8 @@ function messageOf(e: AjvError): string {
   if (e.keyword === 'additionalProperties') return 'is not an accepted field';
   if (e.keyword === 'required') return 'is required';
   if (e.keyword === STOPPED_KEYWORD) return e.message ?? 'has more problems';
-  if (e.keyword === TEXT_KEYWORD) return e.message ?? 'is invalid';
+  // A typed parameter's text, or a query parameter given more than once (validation.ts).
+  if (e.keyword === TEXT_KEYWORD || e.keyword === REPEATED_KEYWORD) return e.message ?? 'is invalid';
   // Never the pattern itself: a sentence with an example (validation.ts explainedPattern).
   if (e.keyword === 'pattern') return patternMessage(String(e.params.pattern));
   if (e.keyword === 'format') return formatMessage(String(e.params.format));
@@ -36,22 +44,11 @@ function messageOf(e: AjvError): string {
   return e.message ?? 'is invalid';
 }
 
-/**
- * A query parameter given twice (`?types=a&types=b`) reaches the schema as an array: a text
- * parameter's type error in a query means that and nothing else (typed ones say what their text
- * must be, validation.ts), so it says so rather than "must be string".
- */
-export const REPEATED_PARAMETER =
-  'is given more than once: give it once (a list goes in one, comma-separated)';
-
 function fromValidation(error: FastifyError): AppError {
   const context = error.validationContext;
   const fields: FieldError[] = (error.validation as AjvError[]).map((e) => ({
     field: fieldOf(e),
-    message:
-      context === 'querystring' && e.keyword === 'type' && e.params.type === 'string'
-        ? REPEATED_PARAMETER
-        : messageOf(e),
+    message: messageOf(e),
   }));
   const summary = summarize(fields);
   if (context === 'querystring') return errors.invalidQuery(`Invalid query: ${summary}.`, fields);
