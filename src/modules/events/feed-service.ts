@@ -8,8 +8,12 @@ import { type EventType, isEventType, missingScope, readableTypes } from './even
 import { listEvents, purgedAfter } from './feed-repository.ts';
 
 /** The event types a page shows: those asked for (each readable, or 403), or all the readable ones. */
+/**
+ * The types a feed request reads, sorted and each once (so that `a,b`, `b,a` and `a,a,b` are one
+ * page in the cache and one ETag): all the credential can read when `types` is absent.
+ */
 export function requestedTypes(principal: Principal, types: string | undefined): EventType[] {
-  if (types === undefined) return readableTypes(principal);
+  if (types === undefined) return readableTypes(principal).toSorted();
   const names = types.split(',').map((t) => t.trim());
   if (names.includes('')) {
     const message = 'has an empty type: separate the types with single commas';
@@ -23,7 +27,7 @@ export function requestedTypes(principal: Principal, types: string | undefined):
   const wanted = names as EventType[];
   const missing = missingScope(principal, wanted);
   if (missing) throw errors.insufficientScope(missing);
-  return wanted;
+  return [...new Set(wanted)].sort();
 }
 
 export type PageQuery = { types: EventType[]; after: Cursor | null; afterText: string | null; limit: number };

@@ -90,6 +90,7 @@ export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCach
     const snapshot = await db
       .transaction()
       .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
       .execute(async (tx) => ({
         summary: await loadSummary(tx, restaurantId, f),
         page: await readPage(tx, restaurantId, f, { skip: f.offset }),

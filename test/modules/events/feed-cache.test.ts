@@ -48,6 +48,15 @@ test('a kept page is answered until an event of the restaurant is written or pur
   assert.deepEqual(names(await page()), ['one', 'two']);
   assert.deepEqual(names(await page(two.app)), ['one', 'two'], 'the other instance sees the write too');
 
+  const spelled = await pagesFromMemory();
+  await page(world.app, '?types=product.updated,product.created');
+  await page(world.app, '?types=product.created,product.updated,product.created');
+  assert.equal(
+    await pagesFromMemory(),
+    spelled + 1,
+    'the same types in another order are the same kept page',
+  );
+
   const { next_cursor } = await page(world.app, '?limit=1');
   assert.deepEqual(names(await page(world.app, `?after=${next_cursor}`)), ['two']);
   await sql`update events set created_at = now() - interval '40 days' where data->>'n' = 'one'`.execute(
