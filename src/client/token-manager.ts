@@ -9,6 +9,8 @@ import { type ClientLogEvent, DEFAULT_RETRY, READ_RETRY, send, sleep, type Trans
 const RATE_LIMITED = new Set([429]);
 const SERVER_FAILURES = new Set([502, 503]);
 const NONE = new Set<number>();
+/** After a failed renewal while the access token still works: the pause before the next one. */
+const TRANSIENT_PAUSE_SECONDS = 5;
 
 export type TokenSet = {
   accessToken: string;
@@ -62,7 +64,7 @@ export class TokenManager {
   /** Moved by reset(): a renewal started before it keeps nothing. */
   #generation = 0;
   #refused: ComandaError | undefined;
-  /** After a 429 on the token endpoint: no token request before then while the token is usable. */
+  /** After a 429 or a failed renewal: no token request before then while the token is usable. */
   #notBefore = 0;
 
   constructor(options: TokenManagerOptions) {
@@ -113,6 +115,7 @@ export class TokenManager {
     this.#access = undefined;
     this.#refreshToken = undefined;
     this.#refused = undefined;
+    this.#notBefore = 0;
   }
 
   toJSON() {
@@ -184,7 +187,10 @@ export class TokenManager {
       error.key !== 'token_persistence_failed' &&
       (error.status === 0 || error.status === 429 || error.status >= 500);
     if (!transient || !access || !this.#usable()) throw error;
-    if (error.status === 429) this.#notBefore = this.#now() + (error.retryAfter ?? 1) * 1000;
+    // The next token request waits: Retry-After after a 429, a few seconds after a failure (an
+    // outage of the token endpoint is not met with one request per call).
+    const seconds = error.status === 429 ? (error.retryAfter ?? 1) : TRANSIENT_PAUSE_SECONDS;
+    this.#notBefore = this.#now() + seconds * 1000;
     return access.token;
   }
 

@@ -221,3 +221,37 @@ test('reset() during a refresh in flight: the late answer is not kept, and the n
   );
   assert.equal(tokens.toJSON().hasRefreshToken, true);
 });
+
+test('a renewal that fails while the access token still works is not tried again for 5 s', async () => {
+  const sent: (string | null)[] = [];
+  let failing = false;
+  const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+    sent.push(grantOf(String(init?.body)));
+    if (failing) return new Response('{"error":"server_error"}', { status: 500 });
+    const answer = {
+      access_token: `at${sent.length}`,
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_token: 'rt',
+    };
+    return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+  }) as typeof globalThis.fetch;
+  const clock = { now: Date.now() };
+  const tokens = new TokenManager({
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'ck_test_pause',
+    fetch,
+    now: () => clock.now,
+  });
+  assert.equal(await tokens.getAccessToken(), 'at1');
+  failing = true;
+  clock.now += 850_000; // 50 s before expiry: time to refresh
+  assert.equal(await tokens.getAccessToken(), 'at1', 'the token still works');
+  assert.deepEqual(sent, ['api_key', 'refresh_token', 'api_key'], 'refresh lost, key exchange failed');
+  clock.now += 4_000;
+  assert.equal(await tokens.getAccessToken(), 'at1');
+  assert.equal(sent.length, 3, 'no token request within 5 s of the failure');
+  clock.now += 2_000;
+  assert.equal(await tokens.getAccessToken(), 'at1');
+  assert.deepEqual(sent, ['api_key', 'refresh_token', 'api_key', 'api_key'], 'then the key exchange again');
+});
