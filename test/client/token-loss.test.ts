@@ -63,7 +63,9 @@ test('token answers lost after the server committed them', async (t) => {
       baseUrl: options.direct ? baseUrl : proxy.baseUrl,
       apiKey,
       refreshToken: options.refreshToken,
-      timeoutMs: 500,
+      // Ends the held answer's wait; long enough that a loaded machine's real answer is never
+      // taken for a lost one (the grants each test expects would change).
+      timeoutMs: 5_000,
       now: () => clock.now,
       onTokens: (set) => {
         issued.push(set);
@@ -189,7 +191,8 @@ test('a 429 on refresh while the access token is still valid: calls keep it and 
   clock.offset = 900_000 - 30_000; // due for a refresh, 30 s left
   const started = Date.now();
   assert.equal(await tokens.getAccessToken(), 'cat_a1');
-  assert.ok(Date.now() - started < 1000, `the call waited ${Date.now() - started} ms for Retry-After`);
+  // Waiting for Retry-After would take 2 s: 1.5 s leaves a loaded machine room for the 429 itself.
+  assert.ok(Date.now() - started < 1500, `the call waited ${Date.now() - started} ms for Retry-After`);
   assert.equal(await tokens.getAccessToken(), 'cat_a1');
   assert.equal(server.received.length, 2, 'no refresh before Retry-After');
   await new Promise((resolve) => setTimeout(resolve, 2100));

@@ -18,6 +18,11 @@ const RACE = {
   skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite runs one transaction at a time',
   timeout: 60_000,
 };
+/**
+ * How long a race test waits for an import to reach a lock: three test files at a time on a
+ * loaded 2-core CI machine can take seconds to get there. Only a failure waits it out.
+ */
+const WAIT_MS = 30_000;
 
 async function raceDatabase(t: TestContext) {
   const database = await createTestDatabase();
@@ -101,7 +106,7 @@ test(
       assert.equal((await lockProducts(trx, 1, [1001])).length, 1);
       importing = load(db, changed);
       importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + WAIT_MS;
       for (;;) {
         await sql`select pg_stat_clear_snapshot()`.execute(trx);
         const waiting = await sql`select 1 from pg_stat_activity
@@ -130,9 +135,9 @@ test(
   },
 );
 
-/** Waits (at most 10 s) until `count` backends of the database wait for a lock, read on `client`. */
+/** Waits (at most WAIT_MS) until `count` backends of the database wait for a lock, read on `client`. */
 async function untilWaiting(client: pg.Client, count: number, what: string) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     // Within a transaction pg_stat_activity is read once and kept: cleared, it is read anew.
     await client.query('select pg_stat_clear_snapshot()');

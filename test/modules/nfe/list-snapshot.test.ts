@@ -10,7 +10,7 @@ import type { KyselyPlugin } from 'kysely';
 import { sql } from 'kysely';
 import { readRestaurantState, restaurantOf } from '../../../src/db/restaurant-state.ts';
 import { createNfeListReader } from '../../../src/modules/nfe/list-cache.ts';
-import { createTestDatabase } from '../../support/database.ts';
+import { createTestDatabase, testDatabaseUrl } from '../../support/database.ts';
 import { insertBrand, insertNote, insertRestaurant } from '../../support/nfe-world.ts';
 
 const JANUARY = { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-31T23:59:59Z' };
@@ -33,7 +33,9 @@ test('the NF-e list is read in one snapshot with its nfe_version', async (t) => 
       let armed = true;
       // After the default brand's statement (its rows have a cnpj and no access key), a rename
       // committed on another connection (PostgreSQL), or queued behind the reader (PGlite, one
-      // connection: within a transaction it waits for the commit). The wait is bounded.
+      // connection: within a transaction it waits for the commit). The wait is bounded: on
+      // PostgreSQL the write must have committed by its end (a loaded machine's slow commit would
+      // otherwise come after the notes' statement, and the test prove nothing), on PGlite 1 s.
       const hold: KyselyPlugin = {
         transformQuery: (args) => args.node,
         async transformResult(args) {
@@ -41,7 +43,14 @@ test('the NF-e list is read in one snapshot with its nfe_version', async (t) => 
           if (armed && row && 'cnpj' in row && !('access_key' in row)) {
             armed = false;
             pendingWrite = sql`update brands set name = 'Renomeada' where id = ${bella}`.execute(db);
-            await Promise.race([pendingWrite, delay(1000)]);
+            if (!testDatabaseUrl) await Promise.race([pendingWrite, delay(1000)]);
+            else {
+              const committed = await Promise.race([
+                pendingWrite.then(() => true),
+                delay(30_000, false, { ref: false }),
+              ]);
+              assert.ok(committed, 'the write did not commit within 30 s');
+            }
           }
           return args.result;
         },
