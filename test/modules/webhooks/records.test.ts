@@ -131,7 +131,11 @@ test('a success that ends after its endpoint was disabled is logged, but the del
   receiver.respond = (_req, res) => void held.then(() => res.writeHead(204).end());
   assert.equal((await edit('Margherita Tardia')).statusCode, 200);
   const turn = worker.runOnce();
-  while (receiver.received.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  const deadline = Date.now() + 20_000;
+  while (receiver.received.length < 1) {
+    assert.ok(Date.now() < deadline, 'the attempt never reached the receiver');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   // Meanwhile the endpoint's 3 days of failures end (another instance's failed attempt, say):
   // disabled, and its pending deliveries, this one too, failed (recordOutcome).
   await sql`update webhook_endpoints set failing_since = now() - interval '4 days', disabled_at = now(),
