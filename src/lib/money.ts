@@ -35,10 +35,3 @@ export function numberToCents(value: number): number | null {
   const match = AMOUNT.exec(String(value));
   return match ? centsOf(match) : null;
 }
-
-/** A JSON number or a numeric string (as PostgreSQL returns numeric) -> "12.50". */
-export function formatMoney(value: number | string): string {
-  const cents = typeof value === 'number' ? numberToCents(value) : toCents(value);
-  if (cents === null) throw new TypeError(`not a money amount: ${value}`);
-  return formatCents(cents);
-}

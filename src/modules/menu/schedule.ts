@@ -47,8 +47,3 @@ export function isWithin(schedules: readonly MenuSchedule[], clock: MenuClock): 
   }
   return false;
 }
-
-/** Convenience for a single check; a menu computes localClock once and calls isWithin per product. */
-export function isWithinSchedules(schedules: readonly MenuSchedule[], at: Date, timeZone: string): boolean {
-  return isWithin(schedules, localClock(at, timeZone));
-}

@@ -6,7 +6,7 @@ import { isListed, resolveAvailability } from '../../../src/modules/menu/availab
 import { optionPrice, pricingMode, resolveMinimum, resolvePrice } from '../../../src/modules/menu/price.ts';
 import type { CatalogRows, GroupRow } from '../../../src/modules/menu/repository.ts';
 import { localClock } from '../../../src/modules/menu/schedule.ts';
-import { matchesSearch, normalizeSearch } from '../../../src/modules/menu/search.ts';
+import { normalizeSearch } from '../../../src/modules/menu/search.ts';
 import type { MenuChannel } from '../../../src/modules/menu/types.ts';
 
 export type ReferenceQuery = {
@@ -102,4 +102,11 @@ export function referenceMenu(rows: CatalogRows, query: ReferenceQuery): string 
     evaluated_at: query.at.toISOString(),
     categories,
   });
+}
+
+/** Whether the name or the description holds `needle` (normalised); '' matches every product. */
+function matchesSearch(product: { name: string; description: string | null }, needle: string): boolean {
+  if (needle === '') return true;
+  if (normalizeSearch(product.name).includes(needle)) return true;
+  return product.description !== null && normalizeSearch(product.description).includes(needle);
 }

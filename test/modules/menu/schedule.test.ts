@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isWithin, isWithinSchedules, localClock } from '../../../src/modules/menu/schedule.ts';
+import { isWithin, localClock } from '../../../src/modules/menu/schedule.ts';
 import type { MenuSchedule } from '../../../src/modules/menu/types.ts';
 
 const SAO_PAULO = 'America/Sao_Paulo'; // UTC-3, no DST since 2019
@@ -86,7 +86,10 @@ describe('isWithin', () => {
   });
 });
 
-describe('isWithinSchedules', () => {
+describe('isWithin at the local clock of a time zone', () => {
+  const isWithinSchedules = (schedules: MenuSchedule[], at: Date, timeZone: string) =>
+    isWithin(schedules, localClock(at, timeZone));
+
   test('one schedule read in three time zones at the same instant', () => {
     const earlyDinner: MenuSchedule[] = [{ weekday: 5, start: '17:30', end: '18:30' }];
     assert.equal(isWithinSchedules(earlyDinner, FRIDAY_EVENING, SAO_PAULO), true);
