@@ -25,7 +25,7 @@ import { menuRoutes } from './modules/menu/routes.ts';
 import { nfeRoutes } from './modules/nfe/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 
-export type BuildOptions = {
+type BuildOptions = {
   logStream?: NodeJS.WritableStream;
   connectionLimits?: Partial<ConnectionLimits>;
 };

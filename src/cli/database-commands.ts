@@ -75,7 +75,7 @@ type Frame = { keys?: Set<string>; at: string | number; expectsKey: boolean };
  * already), so outside its strings only structural characters matter: one pass over them (about
  * 0.5 s for 60 MB, as long as JSON.parse takes), keeping the keys of each open object.
  */
-export function duplicateKey(text: string): { path: string; where: string } | undefined {
+function duplicateKey(text: string): { path: string; where: string } | undefined {
   const significant = /["{}[\],:]/g;
   const open: Frame[] = [];
   let top: Frame | undefined;

@@ -3,7 +3,6 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { FiscalValues } from './fiscal-columns.ts';
 
-type Money = string;
 type MoneyIn = ColumnType<string, string | number, string | number>;
 type NullableMoneyIn = ColumnType<string | null, string | number | null | undefined, string | number | null>;
 type Instant = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -435,8 +434,6 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   settings: SettingsTable;
 }
-
-export type { Money };
 
 /** The query builder over these tables. */
 export type Db = Kysely<Database>;

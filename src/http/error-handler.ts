@@ -18,7 +18,7 @@ const MAX_MESSAGE = 2000;
 
 type AjvError = { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> };
 
-export function fieldOf(e: AjvError): string {
+function fieldOf(e: AjvError): string {
   const path = e.instancePath
     .split('/')
     .slice(1)

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { nameSchema } from './schema-names.ts';
 
-export const ValidationError = nameSchema(
+const ValidationError = nameSchema(
   'ValidationError',
   Type.Object(
     {

@@ -21,8 +21,7 @@ export const STOPPED_KEYWORD = 'stopped';
 export const TEXT_KEYWORD = 'text';
 /** A query parameter given more than once: its error carries REPEATED_PARAMETER. */
 export const REPEATED_KEYWORD = 'repeated';
-export const REPEATED_PARAMETER =
-  'is given more than once: give it once (a list goes in one, comma-separated)';
+const REPEATED_PARAMETER = 'is given more than once: give it once (a list goes in one, comma-separated)';
 
 const common: Options = { removeAdditional: false, useDefaults: true, strict: false };
 

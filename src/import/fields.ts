@@ -132,7 +132,7 @@ export const arrayOf =
  * Arrays and objects a JSON value may nest: the write's JSON.stringify (recursive) overflows the
  * stack at a few thousand levels, and the value is read back and rendered the same way.
  */
-export const MAX_JSON_DEPTH = 100;
+const MAX_JSON_DEPTH = 100;
 
 /** Anything JSON can hold (stored as jsonb) whose keys and strings jsonb can store. */
 export const json: Check<unknown> = (value) => {

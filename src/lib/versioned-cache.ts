@@ -130,7 +130,7 @@ export function pack<T extends { version: number }>(value: T, packing = serialis
   return { version: value.version, packed: exact(packed), length };
 }
 
-export const unpack = <T>({ packed, length, version }: Packed, packing = serialised as Packing<T>): T =>
+const unpack = <T>({ packed, length, version }: Packed, packing = serialised as Packing<T>): T =>
   packing.unpack(packed, length, version);
 
 function lru<K extends string | number, V extends object>(

@@ -22,7 +22,7 @@ const changeValue = (description: string) =>
     description,
   });
 
-export const Change = nameSchema(
+const Change = nameSchema(
   'Change',
   Type.Object(
     {

@@ -94,7 +94,7 @@ export async function insertProduct(
     .executeTakeFirstOrThrow()) as ProductRow;
 }
 
-export type History = {
+type History = {
   operation: 'create' | 'edit' | 'bulk' | 'availability';
   actor: Record<string, unknown>;
   entries: { product_id: number; changes: Change[] }[];

@@ -7,7 +7,7 @@ import { nameSchema } from '../../http/schema-names.ts';
 
 const nullableString = () => nullable(Type.String());
 
-export const Fiscal = nameSchema(
+const Fiscal = nameSchema(
   'Fiscal',
   Type.Object(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, nullableString()])), {
     additionalProperties: false,

@@ -40,7 +40,7 @@ const fields = {
   ...flags,
 };
 
-export const FiscalInfoInput = nameSchema(
+const FiscalInfoInput = nameSchema(
   'FiscalInfoInput',
   Type.Object(
     Object.fromEntries(

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { Staff } from './console-session.ts';
 import { html, type SafeHtml } from './html.ts';
 
-export type Section = 'keys' | 'apps' | 'webhooks' | 'account';
+type Section = 'keys' | 'apps' | 'webhooks' | 'account';
 
 type PageOptions = {
   title: string;

@@ -33,7 +33,7 @@ type EventFeedReader = (
 ) => Promise<FeedPage>;
 
 /** A page's bytes, and whether it is final: nothing held back, so the same for its events_version (its ETag). */
-export type FeedPage = { body: Buffer; final: boolean };
+type FeedPage = { body: Buffer; final: boolean };
 
 /** One per app instance; other instances' writes reach it through events_version. */
 export function createEventFeedReader(db: Db, maxBytes: number): EventFeedReader {

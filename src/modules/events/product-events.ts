@@ -3,7 +3,7 @@
 // menu.updated for the write, naming both channels (CHANNELS).
 import type { NewEvent } from './outbox.ts';
 
-export type Channel = 'in_store' | 'delivery';
+type Channel = 'in_store' | 'delivery';
 type Entry = { product_id: number; changes: { field: string; from: unknown; to: unknown }[] };
 
 /**

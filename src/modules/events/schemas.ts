@@ -4,7 +4,7 @@ import { nullable } from '../../http/nullable.ts';
 import { RestaurantQuery } from '../catalog/schemas.ts';
 import { EVENT_TYPES } from './event-types.ts';
 
-export const Event = Type.Object(
+const Event = Type.Object(
   {
     id: Type.String({ description: '`evt_` and 32 hex digits; also the webhook-id of its deliveries.' }),
     type: Type.String({ enum: EVENT_TYPES }),

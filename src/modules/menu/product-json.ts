@@ -17,7 +17,7 @@ export const OUTCOMES = [
   { open: false, acceptsScheduling: false },
 ] as const;
 
-export type Outcome = 0 | 1 | 2;
+type Outcome = 0 | 1 | 2;
 
 export function outcomeOf(open: boolean, acceptsScheduling: boolean): Outcome {
   if (open) return 0;

@@ -102,7 +102,7 @@ export const nfeCommonFields = {
 export const NfeListResponse = Type.Array(nameSchema('NfeReceived', Type.Object(nfeCommonFields)));
 
 /** GET /v1/brands: `fiscal_configured` says whether the brand has a fiscal token, never the token. */
-export const Brand = nameSchema(
+const Brand = nameSchema(
   'Brand',
   Type.Object(
     {

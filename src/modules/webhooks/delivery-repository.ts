@@ -40,7 +40,7 @@ export type ClaimedDelivery = {
  * holds a few of the instance's slots, never all of them, a restaurant's many endpoints (16 at
  * most) a fraction of them, and the others' deliveries go out.
  */
-export type ClaimShares = {
+type ClaimShares = {
   /** Attempts in flight here by endpoint, and whether it was failing when they were claimed. */
   flying: ReadonlyMap<number, { n: number; failing: boolean }>;
   cap: number;

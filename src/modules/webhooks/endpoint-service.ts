@@ -26,7 +26,7 @@ const MAX_PREVIOUS_SECRETS = 5;
 /** Endpoints per restaurant: each one multiplies the deliveries of every write. */
 export const MAX_ENDPOINTS = 16;
 
-export type Keys = { secretKey: string; allowPrivate: boolean };
+type Keys = { secretKey: string; allowPrivate: boolean };
 
 export function mapEndpoint(row: EndpointRow) {
   return {

@@ -58,7 +58,7 @@ const webhookResolver = new Resolver({ timeout: 2_000, tries: 2 });
 type Address = { address: string; family: 4 | 6 };
 
 /** Every address of `host` (IPv4 first), or the resolver's error (ENOTFOUND, ETIMEOUT...). */
-export async function resolveHost(
+async function resolveHost(
   host: string,
   resolver: HostResolver = webhookResolver,
   family: 0 | 4 | 6 = 0,
