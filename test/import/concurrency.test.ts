@@ -7,7 +7,7 @@ import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase } from '../../src/db/database.ts';
+import { type Db, openDatabase } from '../../src/db/database.ts';
 import { importData } from '../../src/import/import.ts';
 import { lockDestinations, lockProducts } from '../../src/modules/catalog/product-repository.ts';
 import { createTestDatabase, testDatabaseUrl, testPooler } from '../support/database.ts';
@@ -135,6 +135,36 @@ test(
   },
 );
 
+/**
+ * Runs two imports while `holder` holds a row (`lock`): the first until it waits for that row,
+ * then the second until it waits too; then the row is released (whatever failed, so that the
+ * imports and closing the database never wait for it) and both must succeed.
+ */
+async function bothImport(
+  db: Db,
+  holder: pg.Client,
+  lock: string,
+  files: [unknown, unknown],
+  firstWaits: string,
+) {
+  let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
+  await holder.query('begin');
+  try {
+    await holder.query(lock);
+    const importing = [load(db, files[0])];
+    await untilWaiting(holder, 1, firstWaits);
+    importing.push(load(db, files[1]));
+    imports = Promise.allSettled(importing);
+    await untilWaiting(holder, 2, 'the second import never waited');
+    await holder.query('commit');
+  } finally {
+    await holder.query('rollback').catch(() => {});
+  }
+  const [a, b] = await imports!;
+  assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
+  assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
+}
+
 /** Waits (at most WAIT_MS) until `count` backends of the database wait for a lock, read on `client`. */
 async function untilWaiting(client: pg.Client, count: number, what: string) {
   const deadline = Date.now() + WAIT_MS;
@@ -164,23 +194,13 @@ test('two imports that change the same categories in opposite orders do not dead
   // waits, locks 102 and waits for 101. Released, first would wait for 102: a deadlock.
   const first = { product_categories: [category(101, 'A'), category(103, 'A'), category(102, 'A')] };
   const second = { product_categories: [category(102, 'B'), category(101, 'B')] };
-  let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
-  await holder.query('begin');
-  try {
-    await holder.query('select id from product_categories where id = 103 for no key update');
-    const importing = [load(db, first)];
-    await untilWaiting(holder, 1, 'the first import never waited for category 103');
-    importing.push(load(db, second));
-    imports = Promise.allSettled(importing);
-    await untilWaiting(holder, 2, 'the second import never waited');
-    await holder.query('commit');
-  } finally {
-    // Whatever failed, the lock ends, so that the imports (and closing the database) never wait for it.
-    await holder.query('rollback').catch(() => {});
-  }
-  const [a, b] = await imports!;
-  assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
-  assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
+  await bothImport(
+    db,
+    holder,
+    'select id from product_categories where id = 103 for no key update',
+    [first, second],
+    'the first import never waited for category 103',
+  );
   const names = await sql<{ id: number; name: string }>`select id, name from product_categories
     where id in (101, 102, 103) order by id`.execute(db);
   assert.deepEqual(names.rows, [
@@ -280,23 +300,13 @@ test(
       product_categories: [{ ...file.product_categories[2], name: 'Massas B' }],
       suppliers: [{ ...file.suppliers[1], name: 'Pescados B' }],
     };
-    let imports: Promise<PromiseSettledResult<unknown>[]> | undefined;
-    await holder.query('begin');
-    try {
-      await holder.query('select id from restaurants where id = 2 for no key update');
-      const importing = [load(db, first)];
-      await untilWaiting(holder, 1, 'the first import never waited for restaurant 2');
-      importing.push(load(db, second));
-      imports = Promise.allSettled(importing);
-      await untilWaiting(holder, 2, 'the second import never waited');
-      await holder.query('commit');
-    } finally {
-      // Whatever failed, the lock ends, so that the imports (and closing the database) never wait for it.
-      await holder.query('rollback').catch(() => {});
-    }
-    const [a, b] = await imports!;
-    assert.equal(a.status, 'fulfilled', `the first import failed: ${a.status === 'rejected' && a.reason}`);
-    assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
+    await bothImport(
+      db,
+      holder,
+      'select id from restaurants where id = 2 for no key update',
+      [first, second],
+      'the first import never waited for restaurant 2',
+    );
     const names = await sql<{ name: string }>`select name from product_categories where id in (101, 201)
     union all select name from suppliers where id in (50, 51)`.execute(db);
     assert.deepEqual(names.rows.map((r) => r.name).sort(), [

@@ -3,6 +3,7 @@
 // only the columns mapProduct reads. Every query is scoped by the restaurant.
 import type { Db } from '../../db/database.ts';
 import { prepared } from '../../db/prepared.ts';
+import { inSnapshot } from '../../db/transaction.ts';
 import { MAPPED_COLUMNS, type MappedRow, selectList } from './product-map.ts';
 
 const COLUMNS = selectList(MAPPED_COLUMNS, 'p');
@@ -54,18 +55,14 @@ export async function readListing(
   restaurantId: number,
   onRows: (rows: ListingRow[]) => void,
 ): Promise<number> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const current = await readCatalogVersion(trx, restaurantId);
-      await declareListing(trx, [restaurantId]);
-      for (let more = true; more; ) {
-        const { rows } = await fetchListing(trx, []);
-        onRows(rows);
-        more = rows.length === LISTING_BATCH;
-      }
-      return current ?? 0;
-    });
+  return inSnapshot(db, async (trx) => {
+    const current = await readCatalogVersion(trx, restaurantId);
+    await declareListing(trx, [restaurantId]);
+    for (let more = true; more; ) {
+      const { rows } = await fetchListing(trx, []);
+      onRows(rows);
+      more = rows.length === LISTING_BATCH;
+    }
+    return current ?? 0;
+  });
 }

@@ -8,6 +8,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { Restaurant } from '../../db/restaurant-state.ts';
+import { inSnapshot } from '../../db/transaction.ts';
 import { type KeptBody, keptBodies } from '../../http/compression.ts';
 import { createVersionedCache, exact, type VersionedCache } from '../../lib/versioned-cache.ts';
 import {
@@ -87,14 +88,10 @@ export function createCashFlowService(db: Db, { summaries, pages }: CashFlowCach
     ]);
     if (page.version === loaded.version) return done('load', loaded, page);
     // A write landed between the two statements: both again, in one snapshot.
-    const snapshot = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute(async (tx) => ({
-        summary: await loadSummary(tx, restaurantId, f),
-        page: await readPage(tx, restaurantId, f, { skip: f.offset }),
-      }));
+    const snapshot = await inSnapshot(db, async (tx) => ({
+      summary: await loadSummary(tx, restaurantId, f),
+      page: await readPage(tx, restaurantId, f, { skip: f.offset }),
+    }));
     summaries.set(key, snapshot.summary);
     return done('snapshot', snapshot.summary, snapshot.page);
   }

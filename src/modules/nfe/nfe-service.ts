@@ -4,6 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import { inSnapshot } from '../../db/transaction.ts';
 import { errors } from '../../http/errors.ts';
 import { decryptSecret } from '../../lib/encryption.ts';
 import type { Slots } from '../../lib/slots.ts';
@@ -58,15 +59,11 @@ export async function readReceivedNfeList(
   restaurantId: number,
   filter: NfeListFilter,
 ): Promise<{ version: number | undefined; body: Buffer }> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (tx) => {
-      // The first statement takes the snapshot every later one reads.
-      const version = await findNfeVersion(tx, restaurantId);
-      return { version, body: await renderReceivedNfeList(tx, restaurantId, filter) };
-    });
+  return inSnapshot(db, async (tx) => {
+    // The first statement takes the snapshot every later one reads.
+    const version = await findNfeVersion(tx, restaurantId);
+    return { version, body: await renderReceivedNfeList(tx, restaurantId, filter) };
+  });
 }
 
 export async function getReceivedNfe(
