@@ -3,10 +3,11 @@
 // events_version). Triggers move a version in the same transaction as any write to what it covers
 // (migrations 0003, 0009, 0010, 0015), so once a write has returned every instance reads a new
 // version and reloads: an entry is only ever served for the version it was loaded at. Users: the
-// menu (assembled catalogs) and the legacy product listing, keyed by restaurant; the received NF-e
-// list, the cash-flow summaries and pages and the event feed's pages, keyed by restaurant and
-// query, as text. Least recently used keys go first past the byte budget. (The feed also keeps only
-// pages from which the xmin rule held nothing back: src/modules/events/feed-cache.ts.)
+// menu (assembled catalogs, and their schedule boundaries apart) and the legacy product listing,
+// keyed by restaurant; the received NF-e list, the cash-flow summaries and pages and the event
+// feed's pages, keyed by restaurant and query, as text. Least recently used keys go first past
+// the byte budget. (The feed also keeps only pages from which the xmin rule held nothing back:
+// src/modules/events/feed-cache.ts.)
 //
 // A cache made with `packed: true` keeps every entry compressed (v8.serialize, then zstd, or the
 // `packing` it is given) and only the most recently read ones as they are too (a quarter of the budget): read once by 1,000

@@ -12,6 +12,8 @@ const reads = new Counter({
 
 export type CatalogCache = {
   get(restaurantId: number, version: number, load: () => Promise<Catalog>): Promise<Catalog>;
+  /** The catalog of `version` if one is kept (unpacked when it has to be); never loads. */
+  current(restaurantId: number, version: number): Catalog | undefined;
   /** Keeps a catalog again, so that its budget counts what it grew by (Catalog.bytes). */
   set(restaurantId: number, catalog: Catalog): void;
 };

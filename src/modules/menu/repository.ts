@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { FISCAL_COLUMNS } from '../../db/fiscal-columns.ts';
 import { prepared } from '../../db/prepared.ts';
 import { FLAG_FIELDS, MONEY_FIELDS } from '../../db/product-columns.ts';
-import type { MenuCategoryInput, MenuGroupInput, MenuProductInput } from './types.ts';
+import type { MenuCategoryInput, MenuGroupInput, MenuProductInput, MenuSchedule } from './types.ts';
 
 /** A product as read: the resolution's input without what the menu computes itself. */
 export type ProductRow = Omit<MenuProductInput, 'combo_available_items' | 'complement_category_ids'> & {
@@ -118,4 +118,31 @@ export async function loadCatalogRows(db: Db, restaurantId: number): Promise<Cat
       .map(([product_id, complement_category_id]) => ({ product_id, complement_category_id })),
     products: rows,
   };
+}
+
+/**
+ * The schedules of what the catalog lists, each distinct one once, with the catalog version, in
+ * one statement and so one snapshot: those of the listed categories (regular, not removed) and of
+ * their non-removed products, the rows loadCatalogRows reads and productsByCategory keeps. An ETag
+ * needs only their boundaries (schedule-window.ts): a few dozen rows where the catalog is all of it.
+ */
+const catalogSchedules = prepared<{ version: number | null; schedules: [number, string, string][] }>(
+  `select (select catalog_version from restaurants where id = $1) as version,
+     coalesce((select jsonb_agg(distinct jsonb_build_array(s -> 'weekday', s -> 'start', s -> 'end'))
+       from (select jsonb_array_elements(c.schedules) as s from product_categories c
+             where c.restaurant_id = $1 and c.kind = 'regular' and c.removed_at is null
+             union all
+             select jsonb_array_elements(p.schedules) from products p
+             join product_categories c on c.restaurant_id = p.restaurant_id and c.id = p.product_category_id
+             where p.restaurant_id = $1 and p.removed_at is null
+               and c.kind = 'regular' and c.removed_at is null) x), '[]') as schedules`,
+);
+
+export async function loadCatalogSchedules(
+  db: Db,
+  restaurantId: number,
+): Promise<{ version: number | null; schedules: MenuSchedule[] }> {
+  const { rows } = await catalogSchedules(db, [restaurantId]);
+  const { version, schedules } = rows[0];
+  return { version, schedules: schedules.map(([weekday, start, end]) => ({ weekday, start, end })) };
 }

@@ -16,7 +16,13 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
     {
       config: {
         scope: 'menu:read',
-        etag: (request) => menu.tag(request.restaurant, request.query as MenuQuery),
+        // A conditional read's tag needs no catalog: a 304 loads none (service.ts).
+        etag: (request) =>
+          menu.tag(
+            request.restaurant,
+            request.query as MenuQuery,
+            request.headers['if-none-match'] !== undefined,
+          ),
       },
       schema: {
         summary: 'The menu with price and availability resolved for a channel',

@@ -11,17 +11,14 @@ const WEEK_MINUTES = 7 * 24 * 60;
 const weekMinute = (weekday: number, time: string) =>
   (weekday * 1440 + Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))) % WEEK_MINUTES;
 
-/** The minutes of the week where some schedule of the catalog opens or closes, ascending. */
-function scheduleBoundaries(catalog: Pick<Catalog, 'categories' | 'products'>): Uint16Array {
+/** The minutes of the week where one of `lists`' schedules opens or closes, ascending. */
+export function scheduleBoundaries(lists: Iterable<readonly MenuSchedule[]>): Uint16Array {
   const found = new Set<number>();
-  const add = (schedules: readonly MenuSchedule[]) => {
+  for (const schedules of lists)
     for (const { weekday, start, end } of schedules) {
       found.add(weekMinute(weekday, start));
       found.add(weekMinute(weekday, end));
     }
-  };
-  for (const category of catalog.categories) add(category.schedules);
-  for (const schedules of catalog.products.schedules) add(schedules);
   return Uint16Array.from(found).sort();
 }
 
@@ -44,7 +41,10 @@ const held = new WeakMap<Catalog, Uint16Array>();
 export function boundariesOf(catalog: Catalog): Uint16Array {
   let boundaries = held.get(catalog);
   if (!boundaries) {
-    boundaries = scheduleBoundaries(catalog);
+    boundaries = scheduleBoundaries([
+      ...catalog.categories.map((category) => category.schedules),
+      ...catalog.products.schedules,
+    ]);
     held.set(catalog, boundaries);
   }
   return boundaries;

@@ -1,8 +1,10 @@
 // GET /v1/menu: read the restaurant and its catalog version (one query), reuse or reload the
-// channel's catalog, then plan the menu at the requested instant.
+// channel's catalog, then plan the menu at the requested instant. Its ETag needs only the
+// catalog's schedule boundaries (boundary-cache.ts), so a revalidation never loads the catalog.
 import type { Db } from '../../db/database.ts';
-import type { Restaurant } from '../../db/restaurant-state.ts';
+import type { Restaurant, RestaurantState } from '../../db/restaurant-state.ts';
 import { errors } from '../../http/errors.ts';
+import { type BoundaryCache, createBoundaryCache } from './boundary-cache.ts';
 import { type MenuPlan, type MenuRequest, planMenu } from './build-menu.ts';
 import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
@@ -31,7 +33,11 @@ function instant(at: string | undefined): Date {
 const cacheKey = (restaurantId: number, channel: MenuChannel) =>
   restaurantId * 2 + (channel === 'delivery' ? 1 : 0);
 
-export function createMenuService(db: Db, cache: CatalogCache) {
+export function createMenuService(
+  db: Db,
+  cache: CatalogCache,
+  boundaries: BoundaryCache = createBoundaryCache(),
+) {
   // Channels that miss the same version at the same time share one load of the rows.
   const loading = new Map<string, Promise<CatalogRows>>();
   function loadRows(restaurantId: number, version: number): Promise<CatalogRows> {
@@ -85,7 +91,38 @@ export function createMenuService(db: Db, cache: CatalogCache) {
     const catalog = await cache.get(cacheKey(restaurant.id, channel), version, async () =>
       assembleCatalog(await loadRows(restaurant.id, version), channel),
     );
+    boundaries.keep(restaurant.id, catalog);
     return { state, catalog };
+  }
+
+  /**
+   * The schedule boundaries for the request's tag and the catalog version they are of: kept, or
+   * those of the catalog this instance holds, or else read with their version in one statement.
+   * Only when that statement saw another version than the request's (a write in between) is the
+   * catalog loaded, as the answer would, and the tag names the version it was loaded at. A request
+   * that cannot be answered 304 takes them from the catalog its answer needs anyway.
+   */
+  async function boundariesFor(
+    restaurant: Restaurant,
+    state: RestaurantState,
+    channel: MenuChannel,
+    conditional: boolean,
+  ) {
+    const version = state.catalog_version;
+    const kept = boundaries.current(restaurant.id, version);
+    if (kept) return kept;
+    if (!conditional)
+      return boundaries.fromCatalog(restaurant.id, (await catalogOf(restaurant, channel)).catalog);
+    const held = cache.current(cacheKey(restaurant.id, channel), version);
+    if (held) {
+      // The request's answer, if it has one, uses this catalog.
+      forRequest.set(restaurant, Promise.resolve({ state, catalog: held }));
+      return boundaries.fromCatalog(restaurant.id, held);
+    }
+    const read = await boundaries.load(db, restaurant.id, version);
+    if (read.version === version) return read;
+    const { catalog } = await catalogOf(restaurant, channel);
+    return { version: catalog.version, minutes: boundariesOf(catalog) };
   }
 
   return {
@@ -104,18 +141,22 @@ export function createMenuService(db: Db, cache: CatalogCache) {
     /**
      * What the answer depends on, for its ETag: the catalog version, the settings the plan reads,
      * the query, and the instant: as given (`at`, which the body echoes), or else the stretch
-     * between schedule boundaries it falls in (schedule-window.ts). The catalog comes from the
-     * cache; a read that misses loads it once for the tag and the answer both.
+     * between schedule boundaries it falls in (schedule-window.ts). A `conditional` request's
+     * tag needs the boundaries only, not the catalog (boundariesFor).
      */
-    async tag(restaurant: Restaurant, query: MenuQuery): Promise<string> {
+    async tag(restaurant: Restaurant, query: MenuQuery, conditional = true): Promise<string> {
       const request = menuRequest(restaurant, query);
-      const { state, catalog } = await catalogOf(restaurant, request.channel);
-      const when =
-        query.at !== undefined
-          ? `at=${request.at.toISOString()}`
-          : `window=${scheduleWindow(boundariesOf(catalog), localClock(request.at, state.timezone))}`;
+      const state = await restaurant.state();
+      if (!state) throw errors.restaurantForbidden();
+      let version = state.catalog_version;
+      let when = `at=${request.at.toISOString()}`;
+      if (query.at === undefined) {
+        const found = await boundariesFor(restaurant, state, request.channel, conditional);
+        version = found.version;
+        when = `window=${scheduleWindow(found.minutes, localClock(request.at, state.timezone))}`;
+      }
       const { at: _at, ...rest } = request;
-      const settings = `${state.catalog_version};${state.timezone};${state.accepts_scheduling}`;
+      const settings = `${version};${state.timezone};${state.accepts_scheduling}`;
       return `${settings}\n${when}\n${JSON.stringify(rest)}`;
     },
   };
