@@ -360,6 +360,12 @@ export interface WebhookEndpointsTable {
    * of the transactions it does not see, those that commit after it (migration 0020).
    */
   created_snapshot: Generated<string>;
+  /**
+   * The credential that created (or enabled again) the endpoint, at most one of them; neither for
+   * a restaurant session's. Losing the restaurant, it disables the endpoint (migration 0021).
+   */
+  api_key_id: number | null;
+  oauth_client_id: number | null;
 }
 
 /** A transaction that wrote events of a restaurant with an endpoint, not yet handed out (migration 0017). */

@@ -333,7 +333,8 @@ test('hostile input, property by property', async (t) => {
       description,
       secret_encrypted: encryptSecret(newSecret(), ctx.secrets.fiscalTokenKey),
     };
-    return String((await insertEndpoint(ctx.db, restaurant, values, 16))?.id);
+    const row = await insertEndpoint(ctx.db, restaurant, values, 16, null);
+    return String(typeof row === 'object' ? row.id : undefined);
   };
   const endpoints = [
     await endpointOf(ids.a.restaurant, 'mine'),

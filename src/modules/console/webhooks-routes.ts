@@ -9,6 +9,7 @@ import {
   listEndpoints,
   sendTestEvent,
 } from '../webhooks/endpoint-service.ts';
+import type { Staff } from './console-session.ts';
 import { sendMessage, sendPage } from './layout.ts';
 import { webhooksBody } from './webhooks-pages.ts';
 
@@ -45,12 +46,16 @@ export function webhookPages(app: FastifyInstance): void {
 
   /** A button's POST: the action on the restaurant's endpoint, logged, then back to the list. */
   const button =
-    (name: 'tested' | 'enabled', act: (restaurantId: number, id: number) => Promise<unknown>, done: string) =>
+    (
+      name: 'tested' | 'enabled',
+      act: (restaurantId: number, id: number, staff: Staff) => Promise<unknown>,
+      done: string,
+    ) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       const staff = request.staff!;
       const id = (request.params as { id: number }).id;
       try {
-        await act(staff.restaurant.id, id);
+        await act(staff.restaurant.id, id, staff);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         const title = err.statusCode === 404 ? 'Not found' : 'Not sent';
@@ -74,7 +79,14 @@ export function webhookPages(app: FastifyInstance): void {
     route,
     button(
       'enabled',
-      (restaurantId, id) => enableEndpoint(db, restaurantId, id),
+      // As the restaurant's session: the endpoint becomes the restaurant's (it has no creator).
+      (restaurantId, id, staff) =>
+        enableEndpoint(db, restaurantId, id, {
+          kind: 'restaurant_session',
+          sessionId: staff.sessionId,
+          restaurantIds: [restaurantId],
+          scopes: [],
+        }),
       'webhook endpoint enabled from the console',
     ),
   );

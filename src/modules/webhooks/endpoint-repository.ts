@@ -29,17 +29,52 @@ export type EndpointRow = {
 };
 
 /**
- * Inserts the endpoint unless the restaurant already has `max` (then undefined). The restaurant's
- * row is locked first, so parallel creations of one restaurant count one after another, and so the
- * insert's snapshot (created_snapshot) is taken once every writing transaction of the restaurant
- * that committed first has (migration 0020).
+ * The credential that creates or enables an endpoint, and the access token it calls with: the
+ * endpoint is disabled once the credential loses the restaurant (migration 0021). Null for a
+ * restaurant session: the endpoint is the restaurant's.
+ */
+export type Creator = { apiKeyId: number | null; oauthClientId: number | null; tokenId: string } | null;
+
+/**
+ * Whether the creator still holds the restaurant: its token live, its key or application neither
+ * revoked nor cut off from the restaurant. Asked with the restaurant's row locked, in a statement
+ * of its own: a revocation that locked the row first has committed, and one that comes after waits
+ * for this transaction, then disables what it wrote (migration 0021).
+ */
+async function creatorHolds(trx: Db, restaurantId: number, creator: Creator): Promise<boolean> {
+  if (!creator) return true;
+  const { rows } = await sql<{ holds: boolean }>`
+    select exists (
+      select 1 from access_tokens t
+      left join api_keys k on k.id = t.api_key_id
+      left join oauth_clients c on c.id = t.oauth_client_id
+      where t.id = ${creator.tokenId} and t.revoked_at is null and t.expires_at > now()
+        and (t.api_key_id is null or (k.revoked_at is null and exists (select 1 from api_key_restaurants r
+          where r.api_key_id = k.id and r.restaurant_id = ${restaurantId})))
+        and (t.oauth_client_id is null or (c.revoked_at is null and exists (select 1
+          from oauth_client_restaurants i where i.oauth_client_id = c.id and i.restaurant_id = ${restaurantId})))
+    ) as holds`.execute(trx);
+  return rows[0].holds;
+}
+
+const creatorColumns = (creator: Creator) => ({
+  api_key_id: creator?.apiKeyId ?? null,
+  oauth_client_id: creator?.oauthClientId ?? null,
+});
+
+/**
+ * Inserts the endpoint unless the restaurant already has `max` ('limit') or the creator no longer
+ * holds the restaurant ('lost'). The restaurant's row is locked first, so parallel creations of one
+ * restaurant count one after another, and so the insert's snapshot (created_snapshot) is taken once
+ * every writing transaction of the restaurant that committed first has (migration 0020).
  */
 export async function insertEndpoint(
   db: Db,
   restaurantId: number,
   values: { url: string; events: string[]; description: string; secret_encrypted: string },
   max: number,
-): Promise<EndpointRow | undefined> {
+  creator: Creator,
+): Promise<EndpointRow | 'limit' | 'lost'> {
   return inTransaction(db, async (trx) => {
     await trx.selectFrom('restaurants').select('id').where('id', '=', restaurantId).forUpdate().execute();
     const { count } = await trx
@@ -47,10 +82,11 @@ export async function insertEndpoint(
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('restaurant_id', '=', restaurantId)
       .executeTakeFirstOrThrow();
-    if (Number(count) >= max) return undefined;
+    if (Number(count) >= max) return 'limit';
+    if (!(await creatorHolds(trx, restaurantId, creator))) return 'lost';
     return trx
       .insertInto('webhook_endpoints')
-      .values({ restaurant_id: restaurantId, ...values })
+      .values({ restaurant_id: restaurantId, ...values, ...creatorColumns(creator) })
       .returning(ENDPOINT_COLUMNS)
       .executeTakeFirstOrThrow();
   });
@@ -86,12 +122,42 @@ export async function deleteEndpoint(db: Db, restaurantId: number, id: number): 
 /**
  * Enables the endpoint again, its failing streak ended. One that was disabled is handed the events
  * of transactions that commit after this one (created_snapshot), as a new endpoint is: not those of
- * the time it was disabled. One already enabled is left as it is, so no event waiting to be handed
- * out skips it. The restaurant's row is locked first, as by a creation (migration 0020 says why).
+ * the time it was disabled, whose deliveries still pending (handed out as it was disabled) fail;
+ * and `creator`, who vouches for it now, becomes its creator. One already enabled is left as it
+ * is, so no event waiting to be handed out skips it. The restaurant's row is locked first, as by a
+ * creation (migration 0020 says why); undefined when there is no such endpoint, 'lost' when the
+ * creator no longer holds the restaurant.
  */
-export function enableEndpoint(db: Db, restaurantId: number, id: number): Promise<EndpointRow | undefined> {
+export function enableEndpoint(
+  db: Db,
+  restaurantId: number,
+  id: number,
+  creator: Creator,
+): Promise<EndpointRow | undefined | 'lost'> {
   return inTransaction(db, async (trx) => {
     await trx.selectFrom('restaurants').select('id').where('id', '=', restaurantId).forUpdate().execute();
+    if (!(await creatorHolds(trx, restaurantId, creator))) return 'lost';
+    const found = await trx
+      .selectFrom('webhook_endpoints')
+      .select('disabled_at')
+      .where('restaurant_id', '=', restaurantId)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!found) return undefined;
+    if (!found.disabled_at)
+      return trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: null })
+        .where('id', '=', id)
+        .returning(ENDPOINT_COLUMNS)
+        .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', completed_at: sql`now()` })
+      .where('endpoint_id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
     // A statement of its own, so that its snapshot is taken once the lock is held.
     return trx
       .updateTable('webhook_endpoints')
@@ -99,13 +165,13 @@ export function enableEndpoint(db: Db, restaurantId: number, id: number): Promis
         disabled_at: null,
         disabled_reason: null,
         failing_since: null,
-        created_xid: sql<string>`case when disabled_at is null then created_xid else pg_current_xact_id() end`,
-        created_snapshot: sql<string>`case when disabled_at is null then created_snapshot else pg_current_snapshot() end`,
+        created_xid: sql<string>`pg_current_xact_id()`,
+        created_snapshot: sql<string>`pg_current_snapshot()`,
+        ...creatorColumns(creator),
       })
-      .where('restaurant_id', '=', restaurantId)
       .where('id', '=', id)
       .returning(ENDPOINT_COLUMNS)
-      .executeTakeFirst();
+      .executeTakeFirstOrThrow();
   });
 }
 

@@ -8,7 +8,7 @@ import { errors } from '../../http/errors.ts';
 import type { Principal } from '../../http/principal.ts';
 import { encryptSecret } from '../../lib/encryption.ts';
 import { isEventType, missingScope } from '../events/event-types.ts';
-import type { DeliveryRow, EndpointRow } from './endpoint-repository.ts';
+import type { Creator, DeliveryRow, EndpointRow } from './endpoint-repository.ts';
 import * as repository from './endpoint-repository.ts';
 import type { CreateEndpointInput } from './schemas.ts';
 import { newSecret } from './signer.ts';
@@ -43,6 +43,12 @@ export function mapEndpoint(row: EndpointRow) {
         : null,
     created_at: row.created_at.toISOString(),
   };
+}
+
+/** The credential an endpoint is made or enabled by; none for a restaurant session (the console). */
+function creatorOf(principal: Principal): Creator {
+  if (principal.kind === 'restaurant_session') return null;
+  return { apiKeyId: principal.apiKeyId, oauthClientId: principal.oauthClientId, tokenId: principal.tokenId };
 }
 
 function mapDelivery(row: DeliveryRow) {
@@ -94,8 +100,10 @@ export async function createEndpoint(
       secret_encrypted: encryptSecret(secret, keys.secretKey),
     },
     MAX_ENDPOINTS,
+    creatorOf(principal),
   );
-  if (!row) throw errors.webhookEndpointLimit(MAX_ENDPOINTS);
+  if (row === 'limit') throw errors.webhookEndpointLimit(MAX_ENDPOINTS);
+  if (row === 'lost') throw errors.invalidToken();
   return { ...mapEndpoint(row), secret };
 }
 
@@ -117,8 +125,16 @@ export async function removeEndpoint(db: Db, restaurantId: number, id: number): 
   if (!(await repository.deleteEndpoint(db, restaurantId, id))) throw errors.webhookEndpointNotFound();
 }
 
-export async function enableEndpoint(db: Db, restaurantId: number, id: number) {
-  const row = await repository.enableEndpoint(db, restaurantId, id);
+/**
+ * Enables the endpoint again; `principal` becomes its creator (it vouches for it now), and needs
+ * the read scope of each of its event types, as at creation.
+ */
+export async function enableEndpoint(db: Db, restaurantId: number, id: number, principal: Principal) {
+  const { events } = await existing(db, restaurantId, id);
+  const missing = missingScope(principal, events.filter(isEventType));
+  if (missing) throw errors.insufficientScope(missing);
+  const row = await repository.enableEndpoint(db, restaurantId, id, creatorOf(principal));
+  if (row === 'lost') throw errors.invalidToken();
   if (!row) throw errors.webhookEndpointNotFound();
   return mapEndpoint(row);
 }

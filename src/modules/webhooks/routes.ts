@@ -39,7 +39,8 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Subscribe a URL to event types; answers the signing secret once',
         description:
           'Every event of the listed types is POSTed to the URL, signed per Standard Webhooks. The URL must be ' +
-          'https on a public host. The credential needs the read scope of each event type. A restaurant has ' +
+          'https on a public host. The credential needs the read scope of each event type; the endpoint is ' +
+          'disabled once the credential loses the restaurant (revoked, or the restaurant removed). A restaurant has ' +
           `at most ${service.MAX_ENDPOINTS} endpoints.`,
         querystring: RestaurantQuery,
         body: CreateEndpointBody,
@@ -175,13 +176,16 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           'Ends its failing streak (its 3 days start again). A disabled endpoint enabled again is handed the ' +
           'events of changes made after this call, not those of the time it was disabled: read them from ' +
-          '`GET /v1/events`. An enabled endpoint is answered as it is.',
+          '`GET /v1/events`. A disabled endpoint enabled again belongs to the caller: it is disabled once the ' +
+          'caller loses the restaurant. The credential needs the read scope of each of its event types. An ' +
+          'enabled endpoint is answered as it is.',
         params: EndpointParams,
         querystring: RestaurantQuery,
         response: { 200: Endpoint },
       },
     },
-    async (request) => service.enableEndpoint(db, request.restaurantId, request.params.webhookEndpointId),
+    async (request) =>
+      service.enableEndpoint(db, request.restaurantId, request.params.webhookEndpointId, request.principal!),
   );
 
   app.post(
