@@ -2,8 +2,9 @@
 // statement, counts the attempt and moves next_attempt_at past a lease: each attempt is made by one
 // instance, and an attempt whose process died is made again once the lease has run out. A claim
 // leaves each endpoint its share of the instance's attempts in flight (ClaimShares), and takes no
-// delivery of a disabled endpoint: one handed out while it was being disabled stays pending, and
-// fails when the endpoint is enabled again (endpoint-repository.ts).
+// delivery of a disabled endpoint (nor of one whose API key has expired: fanout.ts's LIVE_ENDPOINT):
+// one handed out while it was being disabled stays pending, and fails when the endpoint is enabled
+// again (endpoint-repository.ts).
 //
 // The attempts count a claim sets is its token: an attempt's outcome moves its delivery and counts
 // in its endpoint's failing streak only while the delivery is still pending with that count, that
@@ -13,6 +14,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PreviousSecret } from '../../db/types.ts';
+import { LIVE_ENDPOINT } from './fanout.ts';
 import type { Outcome } from './sender.ts';
 
 const DISABLE_AFTER_DAYS = 3;
@@ -89,7 +91,7 @@ export async function claimDue(
       select d.id, d.endpoint_id, w.restaurant_id, d.next_attempt_at, w.failing_since is not null as failing
       from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
       where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id <> all(${full}::int[])
-        and w.restaurant_id <> all(${fullRestaurants}::int[]) and w.disabled_at is null
+        and w.restaurant_id <> all(${fullRestaurants}::int[]) and ${LIVE_ENDPOINT}
       order by d.next_attempt_at limit ${limit * SCAN_PER_CLAIMED}
     ), ranked as (
       select s.id, s.restaurant_id, s.next_attempt_at, s.failing, coalesce(f.n, 0)

@@ -8,14 +8,48 @@ import type { Db } from '../../db/database.ts';
 import { EVENT_JSON } from '../events/outbox.ts';
 
 /**
- * Which endpoint `w` an event `e` of its restaurant goes to (SQL): subscribed to its type, enabled,
- * and written by a transaction that committed after the endpoint's creation (or enabling again)
- * did, whatever their xids' order: one its creating statement's snapshot does not see (migration
- * 0020 says why that is exact).
+ * Whether endpoint `w` is not cut off by its API key's expiry (SQL): made by no key, or by one whose
+ * expires_at has not come (the key found by its primary key). An expiry is no write, so no trigger
+ * of migration 0021 disables its endpoints when it comes: until disableEndpointsOfExpiredKeys
+ * does, they are treated as disabled, here and where deliveries are claimed.
+ */
+const KEY_UNEXPIRED =
+  '(w.api_key_id is null or not exists (select 1 from api_keys xk where xk.id = w.api_key_id and xk.expires_at <= now()))';
+
+/** Endpoint `w` takes events and attempts (SQL): enabled, and its API key, if any, not expired. */
+const LIVE = `w.disabled_at is null and ${KEY_UNEXPIRED}`;
+export const LIVE_ENDPOINT = sql.raw(LIVE);
+
+/**
+ * Which endpoint `w` an event `e` of its restaurant goes to (SQL): subscribed to its type, enabled
+ * (LIVE_ENDPOINT), and written by a transaction that committed after the endpoint's creation (or
+ * enabling again) did, whatever their xids' order: one its creating statement's snapshot does not
+ * see (migration 0020 says why that is exact).
  */
 export const SUBSCRIBED = sql.raw(
-  'e.type = any(w.events) and w.disabled_at is null and not pg_visible_in_snapshot(e.xid, w.created_snapshot)',
+  `e.type = any(w.events) and ${LIVE} and not pg_visible_in_snapshot(e.xid, w.created_snapshot)`,
 );
+
+export const KEY_EXPIRED_REASON = 'the API key that created it expired';
+
+/**
+ * Disables the endpoints of the API keys that have expired, and fails their pending deliveries,
+ * as migration 0021's triggers do for a revoked key (its disable_endpoints_of), so that the
+ * endpoint reads as disabled, with why. One indexed query finds none when there are none (the
+ * enabled endpoints made by a key, each key by its primary key); each key found is disabled in a
+ * transaction of its own, rechecking its expiry, so its restaurants are locked in their order as a
+ * revocation's are. Returns how many keys it disabled the endpoints of.
+ */
+export async function disableEndpointsOfExpiredKeys(db: Db): Promise<number> {
+  const { rows } = await sql<{ id: number }>`
+    select distinct w.api_key_id as id from webhook_endpoints w
+    join api_keys k on k.id = w.api_key_id
+    where w.api_key_id is not null and w.disabled_at is null and k.expires_at <= now()`.execute(db);
+  for (const { id } of rows)
+    await sql`select disable_endpoints_of(k.id, null, null, ${KEY_EXPIRED_REASON})
+      from api_keys k where k.id = ${id} and k.expires_at <= now()`.execute(db);
+  return rows.length;
+}
 
 /** Transactions handed out by one statement. */
 const FANOUT_BATCH = 100;

@@ -40,8 +40,8 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           'Every event of the listed types is POSTed to the URL, signed per Standard Webhooks. The URL must be ' +
           'https on a public host. The credential needs the read scope of each event type; the endpoint is ' +
-          'disabled once the credential loses the restaurant (revoked, or the restaurant removed). A restaurant has ' +
-          `at most ${service.MAX_ENDPOINTS} endpoints.`,
+          'disabled once the credential loses the restaurant (revoked, expired, or the restaurant removed). ' +
+          `A restaurant has at most ${service.MAX_ENDPOINTS} endpoints.`,
         querystring: RestaurantQuery,
         body: CreateEndpointBody,
         response: { 201: EndpointWithSecret },

@@ -1,6 +1,7 @@
 // The delivery loop each server runs (src/server.ts): hand newly committed events to their
 // endpoints (fanout.ts), claim due deliveries into the free slots of the instance and send them at
-// once, record each failure as it ends and the successes of a turn in one statement. A turn does
+// once, record each failure as it ends and the successes of a turn in one statement; and every 10 s
+// disable the endpoints of API keys that have expired (fanout.ts). A turn does
 // not wait for its slowest attempt: the next one comes as soon as every attempt has ended, or after
 // pollMs for those still running, whose slots stay taken while the others are filled again; and an
 // endpoint has at most its share of the slots (claimDue), so a receiver that hangs costs its own
@@ -21,7 +22,7 @@ import {
   recordSuccesses,
   type Success,
 } from './delivery-repository.ts';
-import { fanOut } from './fanout.ts';
+import { disableEndpointsOfExpiredKeys, fanOut } from './fanout.ts';
 import { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from './retry-schedule.ts';
 import { createSender } from './sender.ts';
 import { signedHeaders } from './signer.ts';
@@ -49,6 +50,11 @@ export type WorkerOptions = {
   timeoutMs?: number;
   leaseMs?: number;
   schedule?: RetrySchedule;
+  /**
+   * How often the loop disables the endpoints of API keys that have expired (fanout.ts), 10 s by
+   * default; runOnce always does. They get nothing meanwhile: this only marks them disabled.
+   */
+  expiryCheckMs?: number;
 };
 
 type WebhookWorker = { stop(): Promise<void>; runOnce(): Promise<number> };
@@ -87,6 +93,8 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? Math.max(60_000, timeoutMs * 3);
   const schedule = options.schedule ?? DEFAULT_SCHEDULE;
+  const expiryCheckMs = options.expiryCheckMs ?? 10_000;
+  let expiryCheckedAt = Number.NEGATIVE_INFINITY;
   const stopping = new AbortController();
   const sender = createSender({ allowPrivate: options.allowPrivate, timeoutMs, stop: stopping.signal });
   let loop: Promise<void> | undefined;
@@ -154,8 +162,20 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
     await recordSuccesses(db, batchOf).catch(options.log);
   }
 
-  /** Hands out what committed since the last turn, records, fills the free slots; returns how many it claimed. */
-  async function turn(room: number): Promise<number> {
+  /** Disables the endpoints of expired API keys, at most once per expiryCheckMs unless `always`. */
+  async function disableExpired(always: boolean): Promise<void> {
+    const now = performance.now();
+    if (!always && now - expiryCheckedAt < expiryCheckMs) return;
+    expiryCheckedAt = now;
+    await disableEndpointsOfExpiredKeys(db).catch(options.log);
+  }
+
+  /**
+   * Disables what expired (now and then), hands out what committed since the last turn, records,
+   * fills the free slots; returns how many it claimed.
+   */
+  async function turn(room: number, checkExpiry = false): Promise<number> {
+    await disableExpired(checkExpiry);
     await fanOut(db).catch(options.log);
     await recordSucceeded();
     if (room <= 0) return 0;
@@ -172,7 +192,7 @@ export function createWebhookWorker(options: WorkerOptions): WebhookWorker & { s
 
   /** One turn whose attempts are all waited for and recorded; returns how many deliveries it claimed. */
   async function runOnce(): Promise<number> {
-    const claimed = await turn(Math.min(batch, concurrency - running.size));
+    const claimed = await turn(Math.min(batch, concurrency - running.size), true);
     await Promise.all(running);
     await recordSucceeded();
     return claimed;

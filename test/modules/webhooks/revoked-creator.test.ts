@@ -9,6 +9,7 @@ import { revokeApiKey, storeApiKey } from '../../../src/modules/auth/api-keys.ts
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
 import { removeApp } from '../../../src/modules/console/apps-service.ts';
 import { revokeKey } from '../../../src/modules/console/keys-service.ts';
+import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
 import { ALL_SCOPES, eventsWorld, worldWorker } from '../../support/events-world.ts';
@@ -275,6 +276,46 @@ test('the endpoints of a credential that loses the restaurant are disabled', asy
       const { rows } = await sql<{ status: string }>`select status from webhook_deliveries
         where event_id = 'evt_late'`.execute(db);
       assert.equal(rows[0].status, 'failed');
+    },
+  );
+
+  await t.test(
+    'an API key that expires stops its endpoints: nothing more is delivered to them, and the worker disables them',
+    async () => {
+      const expiring = await key('expiring', [restaurant]);
+      const lasting = await key('lasting', [restaurant]);
+      const expiringHook = await endpoint(expiring.authorization, '/expiring');
+      const lastingHook = await endpoint(lasting.authorization, '/lasting');
+      const deliveries = async (id: number) =>
+        (
+          await sql<{ status: string }>`select status from webhook_deliveries where endpoint_id = ${id}
+            order by id`.execute(db)
+        ).rows.map((r) => r.status);
+      assert.equal((await edit('Margherita Antes de Expirar')).statusCode, 200);
+      assert.equal(await fanOut(db), 1);
+      assert.deepEqual(await deliveries(expiringHook), ['pending'], 'handed out before the expiry');
+      // Nothing writes when a key expires: its expires_at passes.
+      await sql`update api_keys set expires_at = now() - interval '1 second' where id = ${expiring.id}`.execute(
+        db,
+      );
+      // Lease 0: what is claimed here is due again at once, for the worker below.
+      const claimed = await claimDue(db, 100, 0);
+      assert.ok(claimed.some((d) => d.endpoint_id === lastingHook));
+      assert.ok(!claimed.some((d) => d.endpoint_id === expiringHook), 'its pending delivery is not claimed');
+      assert.equal((await edit('Margherita Expirada')).statusCode, 200);
+      assert.equal(await fanOut(db), 1);
+      assert.deepEqual(await deliveries(expiringHook), ['pending'], 'the later event is not handed to it');
+      assert.deepEqual(await deliveries(lastingHook), ['pending', 'pending']);
+      const from = receiver.received.length;
+      await worker.runOnce();
+      assert.ok(pathsFrom(from).includes('/lasting'));
+      assert.ok(!pathsFrom(from).includes('/expiring'));
+      const expired = await read(expiringHook);
+      assert.equal(expired.status, 'disabled');
+      assert.equal(expired.disabled_reason, 'the API key that created it expired');
+      assert.deepEqual(await deliveries(expiringHook), ['failed'], 'its pending delivery fails with it');
+      assert.equal((await read(lastingHook)).status, 'enabled');
+      assert.deepEqual(await deliveries(lastingHook), ['succeeded', 'succeeded']);
     },
   );
 });
