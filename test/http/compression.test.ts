@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { register } from 'prom-client';
 import { installCompression, type KeptBody, keptBodies } from '../../src/http/compression.ts';
+import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { createVersionedCache } from '../../src/lib/versioned-cache.ts';
 import { buildTestApp } from '../support/app.ts';
 import { menuWorld } from '../support/menu-world.ts';
@@ -204,5 +205,52 @@ test('a coding the request refuses (q=0) is never sent, even when * accepts the 
       assert.ok(allowed.includes(encoding as string | undefined), `${url} ${header}: sent ${encoding}`);
       assert.equal(decoded(res), text, `${url} ${header}`);
     }
+  }
+});
+
+test("a streamed body that fails while it is read for compression is answered with the API's error, not left hanging", {
+  timeout: 10_000,
+}, async (t) => {
+  const app = Fastify();
+  t.after(() => app.close());
+  installErrorHandler(app);
+  await installCompression(app, 0);
+  const failing = () =>
+    new Readable({
+      read() {
+        this.push(Buffer.alloc(600, 'a'));
+        this.destroy(new Error('the body broke'));
+      },
+    });
+  app.get('/stream', (_request, reply) =>
+    reply.type('application/json').header('content-length', 2048).send(failing()),
+  );
+  app.get('/split', (_request, reply) =>
+    reply
+      .type('application/json')
+      .header('content-length', 2048)
+      .header('etag', '"t"')
+      .send(
+        Object.assign(failing(), {
+          parts: () => ({
+            head: Buffer.from('{"a":'),
+            tail: () => {
+              throw new Error('the tail broke');
+            },
+          }),
+        }),
+      ),
+  );
+  for (const [url, encoding] of [
+    ['/stream', 'gzip'],
+    ['/stream', 'br'],
+    ['/split', 'gzip'],
+  ]) {
+    const res = await app.inject({ url, headers: { 'accept-encoding': encoding } });
+    assert.equal(res.statusCode, 500, `${url} ${encoding}`);
+    assert.equal(res.headers['content-encoding'], undefined);
+    assert.deepEqual(Object.keys(res.json()).sort(), ['key', 'message', 'statusCode']);
+    assert.equal(res.json().statusCode, 500);
+    assert.ok(res.headers['x-error-id']);
   }
 });
