@@ -1,13 +1,16 @@
 // `node bench/tenants-ab.ts --a <commit> [--b <commit>] [--rounds 3] [--seconds 4] [--rows product:uniform,mix:zipf]
 // [--encoding gzip] [--b-env NAME=value,...] [--instances 2]`: two versions of the server side by side on the tenants data (1,000 restaurants,
 // tenants-database.ts), PostgreSQL and Redis, every restaurant read once by each, then windows of
-// each row (route:spread) that take turns between them (forwards, then backwards). Without --b,
+// each row (route:spread) that take turns between them (forwards, then backwards). A `poll` row
+// revalidates with the tags each version gave in that first read: a 304 answers it, and so does a
+// 200 (a schedule boundary passed since), the two counted apart. Without --b,
 // B is this checkout as it is, uncommitted changes included; a commit runs from a detached git
 // worktree in the temporary directory. Prints requests per second and the server's CPU per request
 // of each, and B's ratio to A: how a change of the read path is measured against what it replaces.
 // --b-env adds settings to B's environment (cache budgets, say: A and B may be the same code);
 // --instances runs each as that many instances on the same PostgreSQL and Redis (the load's
 // connections split between them, their CPU added up).
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +21,16 @@ import { BENCH_SECRETS, serverEnv } from './server-env.ts';
 import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
 import { closest, prng, type Tenant, tenants } from './tenants-data.ts';
 import { tenantsDatabase } from './tenants-database.ts';
-import { loadWindows, pathOf, picker, type Route, readEach, type Spread } from './tenants-load.ts';
+import {
+  conditionOf,
+  loadWindows,
+  pathOf,
+  picker,
+  type Route,
+  readEach,
+  type Spread,
+  type Tags,
+} from './tenants-load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,7 +45,22 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
-const mainOf = (commit: string) => checkoutMain(commit, join(tmpdir(), `comanda-ab-${commit}`));
+/**
+ * A commit's server. The tenants database is migrated by this checkout: a commit older than one of
+ * its migrations would refuse it as missing, so the worktree is given the file (said on the console).
+ */
+function mainOf(commit: string): string {
+  const dir = join(tmpdir(), `comanda-ab-${commit}`);
+  const main = checkoutMain(commit, dir);
+  const migrations = new URL('../src/db/migrations/', import.meta.url);
+  for (const file of readdirSync(migrations).filter((f) => f.endsWith('.ts'))) {
+    const there = join(dir, 'src/db/migrations', file);
+    if (existsSync(there)) continue;
+    copyFileSync(new URL(file, migrations), there);
+    console.log(`${commit}: given migration ${file}, which the tenants database has`);
+  }
+  return main;
+}
 const { url } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, console.log);
 const all = tenants();
 const handle = await openDatabase({ databaseUrl: url });
@@ -62,6 +89,7 @@ async function arm(name: string, armEnv: Record<string, string>, main?: string) 
   return {
     name,
     servers,
+    tags: new Map() as Tags,
     urls: servers.map((server) => server.url),
     cpuMs: () => servers.reduce((sum, server) => sum + server.cpuMs(), 0),
     peak: () => Math.max(...servers.map((server) => server.memory().peak)),
@@ -71,7 +99,7 @@ const arms = [
   await arm(`A (${values.a})`, env, mainOf(values.a)),
   await arm(`B (${values.b ?? 'this checkout'})`, { ...env, ...bEnv }, values.b && mainOf(values.b)),
 ];
-await Promise.all(arms.flatMap((a) => a.urls.map((url) => readEach(url, all, authorization))));
+await Promise.all(arms.flatMap((a) => a.urls.map((url) => readEach(url, all, authorization, a.tags))));
 
 const rows = values.rows.split(',').map((row) => row.split(':') as [Route, Spread]);
 const totals = arms.map(() => rows.map(() => ({ requests: 0, cpuMs: 0 })));
@@ -80,25 +108,32 @@ for (let round = 0; round < Number(values.rounds); round++)
   for (const [r, [route, spread]] of rows.entries()) {
     const order = round % 2 ? [1, 0] : [0, 1];
     for (const a of order) {
-      const { urls, name, cpuMs: cpuNow } = arms[a];
+      const { urls, name, cpuMs: cpuNow, tags } = arms[a];
       const pick = picker(spread, all, hot);
       const random = prng(5);
       const next = () => {
         const tenant = pick();
+        const path = pathOf(route, tenant, random);
         return {
-          path: pathOf(route, tenant, random),
-          headers: { authorization: authorization(tenant), 'accept-encoding': values.encoding },
+          path,
+          headers: {
+            authorization: authorization(tenant),
+            'accept-encoding': values.encoding,
+            ...conditionOf(route, tags, tenant, path),
+          },
         };
       };
-      await loadWindows(urls, next, 32, 1);
+      const ok = (status: number) => status === 200 || (route === 'poll' && status === 304);
+      await loadWindows(urls, next, 32, 1, ok);
       const cpuBefore = cpuNow();
-      const result = await loadWindows(urls, next, 32, seconds);
+      const result = await loadWindows(urls, next, 32, seconds, ok);
       const cpuMs = cpuNow() - cpuBefore;
       totals[a][r].requests += result.requests;
       totals[a][r].cpuMs += cpuMs;
       console.log(
         `round ${round + 1} ${route} ${spread} ${name}: ${Math.round(result.rps)} req/s, p99 ${result.p99.toFixed(1)} ms, ` +
-          `${Math.round((cpuMs / result.requests) * 1000)} µs CPU per request, ${result.failures} failures`,
+          `${Math.round((cpuMs / result.requests) * 1000)} µs CPU per request, ${result.failures} failures` +
+          (route === 'poll' ? ` (${result.statuses[304] ?? 0} 304, ${result.statuses[200] ?? 0} 200)` : ''),
       );
     }
   }

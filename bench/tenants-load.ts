@@ -1,18 +1,30 @@
 // The loads of the tenants scenario: which restaurant each request reads (one hot restaurant,
 // uniform over the first n, or Zipf with s = 1.1 over them, ranks in a seeded order unrelated to
 // size), which route (the menu's four variants, one product, the listing, the first cash-flow
-// page, the NF-e list, or all of them mixed) and an autocannon window that sends them, counting
-// each answer's status and time.
+// page, the NF-e list, all of them mixed, or a revalidation of one of the menu's variants with the
+// tag the server gave for it) and an autocannon window that sends them, counting each answer's
+// status and time.
 import autocannon from 'autocannon';
 import { percentile } from './load.ts';
 import { CASH_WINDOW, catalogBase, NFE_WINDOW, prng, type Tenant } from './tenants-data.ts';
 
 export type Spread = 'hot' | 'uniform' | 'zipf';
-export type Route = 'menu' | 'product' | 'listing' | 'cash-flows' | 'nfe' | 'mix';
+export type Route = 'menu' | 'product' | 'listing' | 'cash-flows' | 'nfe' | 'mix' | 'poll';
+// `poll` only in tenants-ab: the tenants run measures revalidations on the hot restaurant.
 export const ROUTES: Route[] = ['menu', 'product', 'listing', 'cash-flows', 'nfe', 'mix'];
 
 export type Target = { path: string; headers: Record<string, string> };
-export type Result = { rps: number; p50: number; p99: number; requests: number; failures: number };
+export type Result = {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+  /** Answers by status, answered or not. */
+  statuses: Record<number, number>;
+};
+/** The menu's tag of each restaurant and variant (by `tagKey`), as readEach was given them. */
+export type Tags = Map<string, string>;
 
 /** Picks a restaurant of `list` by the spread; `hot` always answers the same one. */
 export function picker(spread: Spread, list: Tenant[], hot: Tenant, seed = 11): () => Tenant {
@@ -47,13 +59,15 @@ const MENU_VARIANTS = [
   'channel=in_store&only_available=true',
   'channel=delivery&only_available=true',
 ];
-const SINGLE: Exclude<Route, 'mix'>[] = ['menu', 'product', 'listing', 'cash-flows', 'nfe'];
+const SINGLE: Exclude<Route, 'mix' | 'poll'>[] = ['menu', 'product', 'listing', 'cash-flows', 'nfe'];
+const tagKey = (tenant: Tenant, path: string) => `${tenant.id} ${path}`;
 
 /** The path of one request of `route` to `tenant`. */
 export function pathOf(route: Route, tenant: Tenant, random: () => number): string {
   const kind = route === 'mix' ? SINGLE[Math.floor(random() * SINGLE.length)] : route;
   switch (kind) {
     case 'menu':
+    case 'poll':
       return `/v1/menu?${MENU_VARIANTS[Math.floor(random() * MENU_VARIANTS.length)]}`;
     case 'product':
       return `/v1/products/${catalogBase(tenant.id) + 1 + Math.floor(random() * tenant.products)}`;
@@ -64,6 +78,11 @@ export function pathOf(route: Route, tenant: Tenant, random: () => number): stri
     case 'nfe':
       return `/v1/nfe-received?start_date=${NFE_WINDOW.start_date}&end_date=${NFE_WINDOW.end_date}`;
   }
+}
+
+/** The headers a request of `route` adds: a `poll` sends the tag its restaurant's variant had. */
+export function conditionOf(route: Route, tags: Tags, tenant: Tenant, path: string): Record<string, string> {
+  return route === 'poll' ? { 'if-none-match': tags.get(tagKey(tenant, path))! } : {};
 }
 
 /**
@@ -78,6 +97,7 @@ export async function loadWindow(
   ok: (status: number) => boolean = (status) => status === 200,
 ): Promise<Result> {
   const times: number[] = [];
+  const statuses: Record<number, number> = {};
   let failures = 0;
   const run = autocannon({
     url,
@@ -87,6 +107,7 @@ export async function loadWindow(
     requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, ...next() }) }],
   });
   run.on('response', (_client, status, _bytes, ms) => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
     if (ok(status)) times.push(ms);
     else failures++;
   });
@@ -98,6 +119,7 @@ export async function loadWindow(
     p99: percentile(times, 0.99),
     requests: times.length,
     failures: failures + result.errors + result.timeouts,
+    statuses,
   };
 }
 
@@ -107,11 +129,15 @@ export async function loadWindows(
   next: () => Target,
   connections: number,
   seconds: number,
+  ok?: (status: number) => boolean,
 ): Promise<Result> {
-  if (urls.length === 1) return loadWindow(urls[0], next, connections, seconds);
+  if (urls.length === 1) return loadWindow(urls[0], next, connections, seconds, ok);
   const each = await Promise.all(
-    urls.map((url) => loadWindow(url, next, Math.round(connections / urls.length), seconds)),
+    urls.map((url) => loadWindow(url, next, Math.round(connections / urls.length), seconds, ok)),
   );
+  const statuses: Record<number, number> = {};
+  for (const [status, count] of each.flatMap((r) => Object.entries(r.statuses)))
+    statuses[Number(status)] = (statuses[Number(status)] ?? 0) + count;
   const requests = each.reduce((sum, r) => sum + r.requests, 0);
   return {
     rps: each.reduce((sum, r) => sum + r.rps, 0),
@@ -120,21 +146,26 @@ export async function loadWindows(
     p99: Math.max(...each.map((r) => r.p99)),
     requests,
     failures: each.reduce((sum, r) => sum + r.failures, 0),
+    statuses,
   };
 }
 
-/** Every restaurant's menu (both channels), listing, first cash-flow page and NF-e list, once. */
+/**
+ * Every restaurant's menu (each variant), listing, first cash-flow page and NF-e list, once; the
+ * menu's tags are kept in `tags` for `poll`.
+ */
 export async function readEach(
   url: string,
   list: Tenant[],
   authorization: (tenant: Tenant) => string,
-): Promise<void> {
+  tags: Tags = new Map(),
+): Promise<Tags> {
   const random = prng(3);
   const queue = list.flatMap((t) =>
     ['menu', 'listing', 'cash-flows', 'nfe'].flatMap((route) =>
-      (route === 'menu' ? ['in_store', 'delivery'] : ['']).map((channel) => ({
+      (route === 'menu' ? MENU_VARIANTS : ['']).map((variant) => ({
         tenant: t,
-        path: channel ? `/v1/menu?channel=${channel}` : pathOf(route as Route, t, random),
+        path: variant ? `/v1/menu?${variant}` : pathOf(route as Route, t, random),
       })),
     ),
   );
@@ -145,7 +176,10 @@ export async function readEach(
       const res = await fetch(`${url}${job.path}`, { headers });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`${job.path}: ${res.status}`);
+      const tag = res.headers.get('etag');
+      if (job.path.startsWith('/v1/menu?') && tag) tags.set(tagKey(job.tenant, job.path), tag);
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
+  return tags;
 }
