@@ -88,10 +88,18 @@ export async function claimDue(
     ), flying_restaurants as (
       select * from unnest(${restaurantIds}::int[], ${restaurantCounts}::int[]) as f(restaurant_id, n)
     ), seen as (
-      select d.id, d.endpoint_id, w.restaurant_id, d.next_attempt_at, w.failing_since is not null as failing
-      from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+      -- The endpoint is looked up per delivery (offset 0 keeps the subquery from becoming a join),
+      -- so the scan walks webhook_deliveries_due in order and stops at the limit: joined, the
+      -- endpoint's filters made the planner read all of an endpoint's deliveries through bitmaps,
+      -- which never mark the index entries of completed deliveries dead (240 against 4.4 ms a
+      -- claim with 300,000 of them not yet vacuumed).
+      select d.id, d.endpoint_id, w.restaurant_id, d.next_attempt_at, w.failing
+      from webhook_deliveries d cross join lateral (
+        select w.restaurant_id, w.failing_since is not null as failing from webhook_endpoints w
+        where w.id = d.endpoint_id and ${LIVE_ENDPOINT} offset 0
+      ) w
       where d.status = 'pending' and d.next_attempt_at <= now() and d.endpoint_id <> all(${full}::int[])
-        and w.restaurant_id <> all(${fullRestaurants}::int[]) and ${LIVE_ENDPOINT}
+        and w.restaurant_id <> all(${fullRestaurants}::int[])
       order by d.next_attempt_at limit ${limit * SCAN_PER_CLAIMED}
     ), ranked as (
       select s.id, s.restaurant_id, s.next_attempt_at, s.failing, coalesce(f.n, 0)
