@@ -34,23 +34,25 @@ export function createBoundaryCache(maxBytes = BOUNDARY_CACHE_BYTES) {
     sizeOf: (entry) => ENTRY_BYTES + entry.minutes.byteLength,
     onRead: (source) => reads.inc({ source }),
   });
-  const of = (catalog: Catalog): Boundaries => ({ version: catalog.version, minutes: boundariesOf(catalog) });
+  /** Keeps the boundaries of a catalog a read assembled or found, unless they are kept already. */
+  function keep(restaurantId: number, catalog: Catalog): Boundaries {
+    const held = cache.held(restaurantId);
+    if (held?.version === catalog.version) return held;
+    const boundaries = { version: catalog.version, minutes: boundariesOf(catalog) };
+    cache.set(restaurantId, boundaries);
+    return boundaries;
+  }
   return {
     /** The boundaries of `version` if this instance keeps them; never loads. */
     current: (restaurantId: number, version: number): Boundaries | undefined =>
       cache.current(restaurantId, version),
 
-    /** Those of a catalog a tag found in the catalog cache, kept. */
+    keep,
+
+    /** Those of a catalog a tag took them from (counted as such), kept. */
     fromCatalog(restaurantId: number, catalog: Catalog): Boundaries {
       reads.inc({ source: 'catalog' });
-      const boundaries = of(catalog);
-      cache.set(restaurantId, boundaries);
-      return boundaries;
-    },
-
-    /** Keeps those of a catalog a read assembled or found, unless they are kept already. */
-    keep(restaurantId: number, catalog: Catalog): void {
-      if (cache.held(restaurantId)?.version !== catalog.version) cache.set(restaurantId, of(catalog));
+      return keep(restaurantId, catalog);
     },
 
     /**

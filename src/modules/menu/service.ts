@@ -10,7 +10,7 @@ import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
 import { type CatalogRows, loadCatalogRows } from './repository.ts';
 import { localClock } from './schedule.ts';
-import { boundariesOf, scheduleWindow } from './schedule-window.ts';
+import { scheduleWindow } from './schedule-window.ts';
 import type { MenuQuery } from './schemas.ts';
 import { normalizeSearch } from './search.ts';
 import type { MenuChannel } from './types.ts';
@@ -121,8 +121,7 @@ export function createMenuService(
     }
     const read = await boundaries.load(db, restaurant.id, version);
     if (read.version === version) return read;
-    const { catalog } = await catalogOf(restaurant, channel);
-    return { version: catalog.version, minutes: boundariesOf(catalog) };
+    return boundaries.fromCatalog(restaurant.id, (await catalogOf(restaurant, channel)).catalog);
   }
 
   return {
