@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { SCOPES } from '../http/principal.ts';
 import { hashSecret } from '../lib/secrets.ts';
 import { API_KEY_PREFIXES, storeApiKey } from '../modules/auth/api-keys.ts';
+import { endWhatClientNoLongerGrants } from '../modules/auth/oauth-clients.ts';
 import { name } from './catalog.ts';
 import type { Collection, Ref, Row } from './collection.ts';
 import { arrayOf, type Check, id, instant, oneOf, text } from './fields.ts';
@@ -118,6 +119,11 @@ export const oauthClients: Collection = {
         client_secret_hash: client_secret === null ? null : hashSecret(client_secret),
       }),
     );
+    const before = await ctx.tx
+      .selectFrom('oauth_clients')
+      .select(['id', 'client_id', 'client_secret_hash'])
+      .where('client_id', '=', sql<string>`any(${rows.map((r) => r.client_id)})`)
+      .execute();
     await upsertRows(ctx, 'oauth_clients', rows, 'client_id');
     const stored = await ctx.tx
       .selectFrom('oauth_clients')
@@ -138,6 +144,15 @@ export const oauthClients: Collection = {
       })),
     );
     await insertRows(ctx, 'oauth_client_restaurants', links);
+    // A client defined again ends at once the tokens of what it no longer grants.
+    const defined = new Map(
+      records.map(({ row }, i) => [row.client_id, { row, hash: rows[i].client_secret_hash }]),
+    );
+    for (const old of before) {
+      const { row, hash } = defined.get(old.client_id) as { row: Row; hash: string | null };
+      const grant = { scopes: row.scopes, restaurantIds: row.restaurant_ids };
+      await endWhatClientNoLongerGrants(ctx.tx, old.id, old.client_secret_hash !== hash, grant);
+    }
     return { oauth_clients: rows.length };
   },
 };

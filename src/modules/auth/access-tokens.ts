@@ -161,3 +161,30 @@ export async function revokeAccessTokens(
   } else return;
   await query.execute();
 }
+
+/**
+ * Ends each live access token of the key or client that holds a scope or a restaurant the
+ * credential no longer grants (it was defined again, by an import); a refresh narrows the rest
+ * (grants/refresh-token.ts).
+ */
+export async function revokeTokensBeyond(
+  db: Db,
+  owner: { apiKeyId: number } | { oauthClientId: number },
+  grant: { scopes: string[]; restaurantIds: number[] },
+  now: Date,
+) {
+  await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: now })
+    .where(
+      'apiKeyId' in owner ? 'api_key_id' : 'oauth_client_id',
+      '=',
+      'apiKeyId' in owner ? owner.apiKeyId : owner.oauthClientId,
+    )
+    .where('revoked_at', 'is', null)
+    .where(
+      sql<boolean>`not (scopes <@ array[${sql.join(grant.scopes)}]::text[]
+        and restaurant_ids <@ array[${sql.join(grant.restaurantIds)}]::integer[])`,
+    )
+    .execute();
+}

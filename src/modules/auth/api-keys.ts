@@ -1,10 +1,9 @@
 // API keys: made once, shown once, stored as SHA-256. `ck_live_` or `ck_test_` prefix; the
 // test prefix is not a sandbox, it reads and changes the same real data (contract 1).
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { SCOPES, type Scope } from '../../http/principal.ts';
 import { hashSecret, newSecret } from '../../lib/secrets.ts';
-import { revokeAccessTokens } from './access-tokens.ts';
+import { revokeAccessTokens, revokeTokensBeyond } from './access-tokens.ts';
 import { revokeFamily } from './refresh-tokens.ts';
 
 export type Environment = 'live' | 'test';
@@ -101,16 +100,7 @@ async function endWhatIsNoLongerGranted(
     await revokeFamily(tx, { apiKeyId }, now);
     return revokeAccessTokens(tx, { apiKeyId }, now);
   }
-  await tx
-    .updateTable('access_tokens')
-    .set({ revoked_at: now })
-    .where('api_key_id', '=', apiKeyId)
-    .where('revoked_at', 'is', null)
-    .where(
-      sql<boolean>`not (scopes <@ array[${sql.join(grant.scopes)}]::text[]
-        and restaurant_ids <@ array[${sql.join(grant.restaurantIds)}]::integer[])`,
-    )
-    .execute();
+  await revokeTokensBeyond(tx, { apiKeyId }, grant, now);
 }
 
 export async function listApiKeys(db: Db) {

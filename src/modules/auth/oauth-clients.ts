@@ -8,6 +8,7 @@ import type { Db } from '../../db/database.ts';
 import { unstorable } from '../../db/storable-text.ts';
 import { oauthErrors } from '../../http/errors.ts';
 import { hashSecret, safeEqual } from '../../lib/secrets.ts';
+import { revokeTokensBeyond } from './access-tokens.ts';
 import { checkScopes } from './api-keys.ts';
 import { basicCredentials, type TokenParams } from './token-request.ts';
 
@@ -110,4 +111,29 @@ export async function storeOAuthClient(db: Db, input: NewOAuthClient): Promise<{
     }
     return row;
   });
+}
+
+/**
+ * A client defined again (an import) ends at once what it no longer grants: with another secret,
+ * every access token of the client_credentials grant, so whoever held the old secret holds
+ * nothing (an installation's tokens came from a person's consent, not from the secret); and each
+ * access token holding a scope or a restaurant the client lost.
+ */
+export async function endWhatClientNoLongerGrants(
+  tx: Db,
+  oauthClientId: number,
+  secretReplaced: boolean,
+  grant: { scopes: string[]; restaurantIds: number[] },
+  now = new Date(),
+) {
+  if (secretReplaced) {
+    await tx
+      .updateTable('access_tokens')
+      .set({ revoked_at: now })
+      .where('oauth_client_id', '=', oauthClientId)
+      .where('family_id', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+  await revokeTokensBeyond(tx, { oauthClientId }, grant, now);
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { importData } from '../../../src/import/import.ts';
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { postToken, protectedRoute, seedRestaurants } from './support.ts';
@@ -93,6 +94,44 @@ test('POST /oauth/token with grant_type=client_credentials', async (t) => {
       'invalid_scope',
     );
   });
+
+  await t.test(
+    'a client defined again by an import ends at once the access tokens holding what it lost',
+    async () => {
+      const [r2] = await seedRestaurants(ctx.db, 1);
+      const defined = (secret: string, restaurant_ids: number[], scopes: string[]) => ({
+        oauth_clients: [
+          { client_id: 'mirror', client_secret: secret, name: 'Mirror', restaurant_ids, scopes },
+        ].map((client) => ({ ...client, grant_types: ['client_credentials'] })),
+      });
+      await importData(ctx.db, defined('first', [r1, r2], ['products:read', 'menu:read']));
+      const issue = async (scope: string) =>
+        (await cc({ scope }, basic('mirror', 'first'))).json().access_token as string;
+      const read = (token: string, url = `/v1/test/menu?restaurant_id=${r1}`) =>
+        app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+      const whole = await issue('products:read menu:read');
+      const menuOnly = await issue('menu:read');
+      assert.equal((await read(whole)).statusCode, 200);
+
+      await importData(ctx.db, defined('first', [r1, r2], ['menu:read']));
+      assert.equal((await read(whole)).statusCode, 401, 'it held products:read');
+      assert.equal((await read(menuOnly)).statusCode, 200, 'it holds nothing the client lost');
+
+      await importData(ctx.db, defined('first', [r1], ['menu:read']));
+      assert.equal((await read(menuOnly)).statusCode, 401, 'it held restaurant r2');
+
+      const again = await issue('menu:read');
+      await importData(ctx.db, defined('first', [r1], ['menu:read']));
+      assert.equal((await read(again)).statusCode, 200, 'the same definition ends nothing');
+      await importData(ctx.db, defined('second', [r1], ['menu:read']));
+      assert.equal((await read(again)).statusCode, 401, "a new secret ends the old one's tokens");
+      assertError(await cc({}, basic('mirror', 'first')), 401, 'invalid_client');
+      assert.equal(
+        (await read(await (await cc({}, basic('mirror', 'second'))).json().access_token)).statusCode,
+        200,
+      );
+    },
+  );
 
   await t.test('revoking the client invalidates its access tokens on the next request', async () => {
     const token = (await cc({}, basic('erp', 's3cret:with+symbols'))).json().access_token;
