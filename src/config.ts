@@ -53,6 +53,8 @@ export type CacheBytes = {
   eventFeed: number;
   /** Gzipped menus past their head, per ETag (src/http/compression.ts). */
   compressedMenus: number;
+  /** Each restaurant's schedule boundaries, which a menu's ETag needs (menu/boundary-cache.ts). */
+  menuBoundaries: number;
 };
 
 const MIB = 1024 * 1024;
@@ -67,6 +69,7 @@ function cacheBytes(env: Env): CacheBytes {
     nfeList: mib('NFE_LIST_CACHE_MB', 16),
     eventFeed: mib('EVENT_FEED_CACHE_MB', 8),
     compressedMenus: mib('COMPRESSED_MENU_CACHE_MB', 8),
+    menuBoundaries: mib('MENU_BOUNDARY_CACHE_MB', 2),
   };
 }
 

@@ -81,6 +81,7 @@ test('the configuration', async (t) => {
         nfeList: 16 * 2 ** 20,
         eventFeed: 8 * 2 ** 20,
         compressedMenus: 8 * 2 ** 20,
+        menuBoundaries: 2 * 2 ** 20,
       },
     });
   });
@@ -90,6 +91,7 @@ test('the configuration', async (t) => {
       MENU_CACHE_MB: '128',
       NFE_LIST_CACHE_MB: '0',
       COMPRESSED_MENU_CACHE_MB: '2',
+      MENU_BOUNDARY_CACHE_MB: '1',
     });
     assert.deepEqual(cacheBytes, {
       menu: 128 * 2 ** 20,
@@ -98,6 +100,7 @@ test('the configuration', async (t) => {
       nfeList: 0,
       eventFeed: 8 * 2 ** 20,
       compressedMenus: 2 * 2 ** 20,
+      menuBoundaries: 2 ** 20,
     });
   });
 

@@ -24,6 +24,7 @@ async function appWith(t: Parameters<typeof buildTestApp>[0], menu: number) {
         nfeList: 16 * MIB,
         eventFeed: 8 * MIB,
         compressedMenus: MIB,
+        menuBoundaries: MIB,
       },
     },
   });

@@ -22,12 +22,10 @@ export type Boundaries = { version: number; minutes: Uint16Array };
 /** About what an entry costs besides its minutes: its key, the objects and lru-cache's bookkeeping. */
 const ENTRY_BYTES = 200;
 
-/** About 10,000 restaurants of a few dozen boundaries each. */
-const BOUNDARY_CACHE_BYTES = 2 * 1024 * 1024;
-
 export type BoundaryCache = ReturnType<typeof createBoundaryCache>;
 
-export function createBoundaryCache(maxBytes = BOUNDARY_CACHE_BYTES) {
+/** `maxBytes`: 2 MiB (MENU_BOUNDARY_CACHE_MB's default) holds about 10,000 restaurants. */
+export function createBoundaryCache(maxBytes: number) {
   const cache = createVersionedCache<Boundaries>({
     maxBytes,
     name: 'menu_boundaries',

@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { JSON_TYPE } from '../../http/json-reply.ts';
+import { createBoundaryCache } from './boundary-cache.ts';
 import { createCatalogCache } from './catalog-cache.ts';
 import { MenuBody } from './menu-body.ts';
 import { type MenuQuery, menuQuery, menuResponse } from './schemas.ts';
@@ -10,7 +11,12 @@ import { createMenuService } from './service.ts';
 
 export async function menuRoutes(app: FastifyInstance): Promise<void> {
   // One cache per app instance; other instances learn of writes through catalog_version.
-  const menu = createMenuService(app.ctx.db, createCatalogCache(app.ctx.config.cacheBytes.menu));
+  const { cacheBytes } = app.ctx.config;
+  const menu = createMenuService(
+    app.ctx.db,
+    createCatalogCache(cacheBytes.menu),
+    createBoundaryCache(cacheBytes.menuBoundaries),
+  );
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/v1/menu',
     {

@@ -4,7 +4,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Restaurant, RestaurantState } from '../../db/restaurant-state.ts';
 import { errors } from '../../http/errors.ts';
-import { type BoundaryCache, createBoundaryCache } from './boundary-cache.ts';
+import type { BoundaryCache } from './boundary-cache.ts';
 import { type MenuPlan, type MenuRequest, planMenu } from './build-menu.ts';
 import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
@@ -33,11 +33,7 @@ function instant(at: string | undefined): Date {
 const cacheKey = (restaurantId: number, channel: MenuChannel) =>
   restaurantId * 2 + (channel === 'delivery' ? 1 : 0);
 
-export function createMenuService(
-  db: Db,
-  cache: CatalogCache,
-  boundaries: BoundaryCache = createBoundaryCache(),
-) {
+export function createMenuService(db: Db, cache: CatalogCache, boundaries: BoundaryCache) {
   // Channels that miss the same version at the same time share one load of the rows.
   const loading = new Map<string, Promise<CatalogRows>>();
   function loadRows(restaurantId: number, version: number): Promise<CatalogRows> {

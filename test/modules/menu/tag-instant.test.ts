@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { restaurantOf } from '../../../src/db/restaurant-state.ts';
+import { createBoundaryCache } from '../../../src/modules/menu/boundary-cache.ts';
 import { createCatalogCache } from '../../../src/modules/menu/catalog-cache.ts';
 import { createMenuService } from '../../../src/modules/menu/service.ts';
 import { createTestDatabase } from '../../support/database.ts';
@@ -14,7 +15,7 @@ test('the tag and the answer of one request read the clock once', async (t) => {
   const world = await menuWorld(database.db);
   const category = await world.category({ name: 'Jantar' });
   await world.product(category, { name: 'Prato', schedules: [{ weekday: 3, start: '18:00', end: '23:00' }] });
-  const menu = createMenuService(database.db, createCatalogCache());
+  const menu = createMenuService(database.db, createCatalogCache(), createBoundaryCache(2 ** 20));
   const restaurant = restaurantOf(database.db, world.restaurantId);
   // Wednesday 17:59:59.999 in São Paulo, one millisecond before dinner opens.
   t.mock.timers.enable({ apis: ['Date'], now: new Date('2026-03-04T20:59:59.999Z') });
