@@ -22,17 +22,18 @@ export type BenchDatabase = {
 };
 
 /**
- * One run at a time per bench database: a run drops the previous runs' credentials and seeds, so a
- * second one would see its tokens vanish. The lock is a session's: released when the process ends.
+ * One run at a time per bench database (`database`, a fixed name): a run drops or copies over what
+ * the previous one left, so a second one at the same time would destroy the first's data. The lock
+ * is an advisory lock of a session on `url`'s database: released when the process ends.
  */
-async function holdRunLock(url: string): Promise<void> {
+export async function holdRunLock(url: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   client.on('error', () => {});
-  const key = "hashtext('comanda bench run')";
+  const key = `hashtext('comanda bench ${database}')`;
   const { rows } = await client.query(`select pg_try_advisory_lock(${key}) as held`);
   if (!rows[0].held) {
-    console.log('another bench run holds comanda_bench: waiting for it to finish');
+    console.log(`another bench run uses ${database}: waiting for it to finish`);
     await client.query(`select pg_advisory_lock(${key})`);
   }
   // An open idle client must not keep the process alive once the run is over.
@@ -62,7 +63,7 @@ export async function openBenchDatabase(usePglite: boolean): Promise<BenchDataba
     serverEnv = { DATA_DIR: PGLITE_DIR };
   } else {
     const url = await postgresUrl();
-    await holdRunLock(url);
+    await holdRunLock(url, BENCH_DB);
     handle = await openDatabase({ databaseUrl: url });
     serverEnv = { DATABASE_URL: url };
   }

@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
+import { holdRunLock } from './bench-database.ts';
 import { startHelper } from './child-process.ts';
 import { benchEndpoint, issueCredentials } from './credentials.ts';
 import { catalogIds, seedCatalog } from './data-catalog.ts';
@@ -54,6 +55,8 @@ const base = process.env.DATABASE_URL?.startsWith('postgres')
   ? process.env.DATABASE_URL
   : 'postgres://postgres@127.0.0.1:5432/test';
 
+// Its databases (comanda_bench_<arm>) and the worktree of BEFORE_DIR are one run's at a time.
+await holdRunLock(base, 'comanda_bench_<arm>');
 const BEFORE_MAIN = checkoutMain(BEFORE_COMMIT, BEFORE_DIR);
 
 function databaseUrl(name: string): string {

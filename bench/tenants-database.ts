@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
+import { holdRunLock } from './bench-database.ts';
 import { seedTenants } from './tenants-data.ts';
 
 const RUN_DB = 'comanda_tenants';
@@ -33,6 +34,7 @@ export async function tenantsDatabase(
   log: (line: string) => void,
 ): Promise<{ url: string; seededMs?: number }> {
   const base = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : DEFAULT_URL;
+  await holdRunLock(base, RUN_DB);
   const template = `comanda_tenants_tpl_${fingerprint()}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

@@ -12,6 +12,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { recordEvents } from '../src/modules/events/outbox.ts';
 import { createWebhookWorker } from '../src/modules/webhooks/worker.ts';
+import { holdRunLock } from './bench-database.ts';
 import { startHelper } from './child-process.ts';
 import { benchEndpoint } from './credentials.ts';
 import { BENCH_SECRETS } from './server-env.ts';
@@ -26,6 +27,7 @@ const base = process.env.DATABASE_URL?.startsWith('postgres')
 const url = new URL(base);
 url.pathname = '/comanda_bench_deliveries';
 
+await holdRunLock(base, 'comanda_bench_deliveries');
 const admin = new pg.Client({ connectionString: base });
 await admin.connect();
 await admin.query('drop database if exists comanda_bench_deliveries with (force)');

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { recordEvents } from '../src/modules/events/outbox.ts';
+import { holdRunLock } from './bench-database.ts';
 import { benchEndpoint, issueCredentials } from './credentials.ts';
 import { serverEnv } from './server-env.ts';
 import { launchServer } from './server-launcher.ts';
@@ -28,6 +29,7 @@ const base = process.env.DATABASE_URL?.startsWith('postgres')
   : 'postgres://postgres@127.0.0.1:5432/test';
 const NAME = 'comanda_bench_webhooks';
 
+await holdRunLock(base, NAME);
 const admin = new pg.Client({ connectionString: base });
 await admin.connect();
 await admin.query(`drop database if exists ${NAME} with (force)`);
