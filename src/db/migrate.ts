@@ -1,12 +1,15 @@
 // Applies src/db/migrations/*.ts in name order with Kysely's Migrator, in one transaction that
 // first takes a transaction-level advisory lock: several instances starting at once apply each
 // migration exactly once, a migration failing midway leaves nothing applied, and the lock ends
-// with the transaction, on the server connection that took it, even through PgBouncer.
+// with the transaction, on the server connection that took it, even through PgBouncer. After them,
+// in the same transaction, the event types' read scopes are written from the code
+// (event-type-scopes.ts, migration 0022).
 import { readdir } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { Config } from '../config.ts';
 import { type DatabaseHandle, type Db, openDatabase } from './database.ts';
+import { syncEventTypeScopes } from './event-type-scopes.ts';
 import { connectOrStop } from './first-connection.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
@@ -40,6 +43,8 @@ async function migrateIn(trx: Db): Promise<string[]> {
   );
   const { error, results } = await new Migrator({ db: trx, provider }).migrateToLatest();
   if (error) throw error;
+  // What migration 0022's triggers read: written from the code, not frozen in a migration.
+  await syncEventTypeScopes(trx);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

@@ -362,7 +362,8 @@ export interface WebhookEndpointsTable {
   created_snapshot: Generated<string>;
   /**
    * The credential that created (or enabled again) the endpoint, at most one of them; neither for
-   * a restaurant session's. Losing the restaurant, it disables the endpoint (migration 0021).
+   * a restaurant session's. Losing the restaurant, it disables the endpoint (migration 0021); so
+   * does losing the read scope of one of its types (0022).
    */
   api_key_id: number | null;
   oauth_client_id: number | null;
@@ -372,6 +373,16 @@ export interface WebhookEndpointsTable {
 export interface WebhookFanoutTable {
   restaurant_id: number;
   xid: string;
+}
+
+/**
+ * A read scope that shows an event type (any of a type's does), written from event-scopes.ts by
+ * migrate.ts for migration 0022's triggers; `position`: its place in the type's list.
+ */
+export interface EventTypeScopesTable {
+  type: string;
+  scope: string;
+  position: number;
 }
 
 export interface WebhookDeliveriesTable {
@@ -436,6 +447,7 @@ export interface Database {
   event_purges: EventPurgesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_fanout: WebhookFanoutTable;
+  event_type_scopes: EventTypeScopesTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   settings: SettingsTable;

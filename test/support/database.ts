@@ -1,6 +1,6 @@
 // A fresh, migrated database per test file. PGlite: loaded from a migrated template dump
-// cached under node_modules/.cache (initdb + migrations run once per migration set), as a plain
-// tar: unpacking a gzip of it cost every test file about 0.1 s of CPU.
+// cached under node_modules/.cache (initdb + migrations run once per migration set and
+// src/db/event-scopes.ts), as a plain tar: unpacking a gzip of it cost every test file about 0.1 s of CPU.
 // PostgreSQL (DATABASE_URL set): a database of its own, created here and dropped afterwards.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -11,12 +11,15 @@ import { type DatabaseHandle, isPostgresUrl, openDatabase, PGLITE_PARSERS } from
 import { migrate } from '../../src/db/migrate.ts';
 
 const MIGRATIONS = new URL('../../src/db/migrations/', import.meta.url);
+/** Written into the database by migrate() (src/db/event-type-scopes.ts): part of the template. */
+const EVENT_SCOPES = new URL('../../src/db/event-scopes.ts', import.meta.url);
 const CACHE = new URL('../../node_modules/.cache/comanda/', import.meta.url);
 
 function migrationsHash(): string {
   const hash = createHash('sha256');
   for (const file of readdirSync(MIGRATIONS).sort())
     hash.update(file).update(readFileSync(new URL(file, MIGRATIONS)));
+  hash.update(readFileSync(EVENT_SCOPES));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -1,16 +1,11 @@
-// The kinds of event and the read scope that shows each one: a credential sees (in the feed) and
-// subscribes an endpoint to (webhooks) only the types of the resources it may read.
+// The kinds of event and the read scope that shows each one (defined in db/event-scopes.ts): a
+// credential sees (in the feed) and subscribes an endpoint to (webhooks) only the types of the
+// resources it may read.
+import { EVENT_TYPE_SCOPES } from '../../db/event-scopes.ts';
 import type { Principal, Scope } from '../../http/principal.ts';
 
-export const EVENT_SCOPES = {
-  'product.created': ['products:read', 'menu:read'],
-  'product.updated': ['products:read', 'menu:read'],
-  'menu.updated': ['products:read', 'menu:read'],
-  'nfe_received.created': ['nfe-received:read'],
-  'cash_flows.updated': ['financial:read'],
-  'app.installed': ['webhooks:read'],
-  'app.revoked': ['webhooks:read'],
-} as const satisfies Record<string, readonly Scope[]>;
+/** Defined in db/event-scopes.ts, which the database's copy is written from (migration 0022). */
+export const EVENT_SCOPES = EVENT_TYPE_SCOPES satisfies Record<string, readonly Scope[]>;
 
 export type EventType = keyof typeof EVENT_SCOPES;
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { PreviousSecret } from '../../db/types.ts';
+import { EVENT_SCOPES, isEventType } from '../events/event-types.ts';
 import { ISO_INSTANT } from '../events/outbox.ts';
 import { SUBSCRIBED } from './fanout.ts';
 
@@ -30,31 +31,44 @@ export type EndpointRow = {
 
 /**
  * The credential that creates or enables an endpoint, and the access token it calls with: the
- * endpoint is disabled once the credential loses the restaurant (migration 0021). Null for a
- * restaurant session: the endpoint is the restaurant's.
+ * endpoint is disabled once the credential loses the restaurant (migration 0021) or the read scope
+ * of one of its types (0022). Null for a restaurant session: the endpoint is the restaurant's.
  */
 export type Creator = { apiKeyId: number | null; oauthClientId: number | null; tokenId: string } | null;
 
 /**
- * Whether the creator still holds the restaurant: its token live, its key or application neither
- * revoked nor cut off from the restaurant. Asked with the restaurant's row locked, in a statement
- * of its own: a revocation that locked the row first has committed, and one that comes after waits
- * for this transaction, then disables what it wrote (migration 0021).
+ * Whether the creator still holds the restaurant and may read `events`: its token live, its key
+ * unexpired, its key or application neither revoked nor cut off from the restaurant, and holding
+ * now the read scope of each type (the token's scopes, checked before, are those of its issue).
+ * Asked with the restaurant's row locked, in a statement of its own: a revocation or a loss of
+ * scope that locked the row first has committed, and one that comes after waits for this
+ * transaction, then disables what it wrote (migrations 0021 and 0022).
  */
-async function creatorHolds(trx: Db, restaurantId: number, creator: Creator): Promise<boolean> {
+async function creatorHolds(
+  trx: Db,
+  restaurantId: number,
+  creator: Creator,
+  events: string[],
+): Promise<boolean> {
   if (!creator) return true;
-  const { rows } = await sql<{ holds: boolean }>`
-    select exists (
-      select 1 from access_tokens t
-      left join api_keys k on k.id = t.api_key_id
-      left join oauth_clients c on c.id = t.oauth_client_id
-      where t.id = ${creator.tokenId} and t.revoked_at is null and t.expires_at > now()
-        and (t.api_key_id is null or (k.revoked_at is null and exists (select 1 from api_key_restaurants r
-          where r.api_key_id = k.id and r.restaurant_id = ${restaurantId})))
-        and (t.oauth_client_id is null or (c.revoked_at is null and exists (select 1
-          from oauth_client_restaurants i where i.oauth_client_id = c.id and i.restaurant_id = ${restaurantId})))
-    ) as holds`.execute(trx);
-  return rows[0].holds;
+  const { rows } = await sql<{ scopes: string[] | null }>`
+    select coalesce(k.scopes, c.scopes) as scopes from access_tokens t
+    left join api_keys k on k.id = t.api_key_id
+    left join oauth_clients c on c.id = t.oauth_client_id
+    where t.id = ${creator.tokenId} and t.revoked_at is null and t.expires_at > now()
+      and (t.api_key_id is null or (k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+        and exists (select 1 from api_key_restaurants r where r.api_key_id = k.id and r.restaurant_id = ${restaurantId})))
+      and (t.oauth_client_id is null or (c.revoked_at is null and exists (select 1
+        from oauth_client_restaurants i where i.oauth_client_id = c.id and i.restaurant_id = ${restaurantId})))`.execute(
+    trx,
+  );
+  if (!rows.length) return false;
+  // A token of neither (none is issued so) has no credential whose scopes could change.
+  const held = rows[0].scopes;
+  if (held === null) return true;
+  return events.every(
+    (type) => !isEventType(type) || EVENT_SCOPES[type].some((scope) => held.includes(scope)),
+  );
 }
 
 const creatorColumns = (creator: Creator) => ({
@@ -64,9 +78,10 @@ const creatorColumns = (creator: Creator) => ({
 
 /**
  * Inserts the endpoint unless the restaurant already has `max` ('limit') or the creator no longer
- * holds the restaurant ('lost'). The restaurant's row is locked first, so parallel creations of one
- * restaurant count one after another, and so the insert's snapshot (created_snapshot) is taken once
- * every writing transaction of the restaurant that committed first has (migration 0020).
+ * holds the restaurant or the read scope of one of its types ('lost'). The restaurant's row is
+ * locked first, so parallel creations of one restaurant count one after another, and so the
+ * insert's snapshot (created_snapshot) is taken once every writing transaction of the restaurant
+ * that committed first has (migration 0020).
  */
 export async function insertEndpoint(
   db: Db,
@@ -83,7 +98,7 @@ export async function insertEndpoint(
       .where('restaurant_id', '=', restaurantId)
       .executeTakeFirstOrThrow();
     if (Number(count) >= max) return 'limit';
-    if (!(await creatorHolds(trx, restaurantId, creator))) return 'lost';
+    if (!(await creatorHolds(trx, restaurantId, creator, values.events))) return 'lost';
     return trx
       .insertInto('webhook_endpoints')
       .values({ restaurant_id: restaurantId, ...values, ...creatorColumns(creator) })
@@ -126,7 +141,7 @@ export async function deleteEndpoint(db: Db, restaurantId: number, id: number): 
  * and `creator`, who vouches for it now, becomes its creator. One already enabled is left as it
  * is, so no event waiting to be handed out skips it. The restaurant's row is locked first, as by a
  * creation (migration 0020 says why); undefined when there is no such endpoint, 'lost' when the
- * creator no longer holds the restaurant.
+ * creator no longer holds the restaurant or the read scope of one of its types.
  */
 export function enableEndpoint(
   db: Db,
@@ -136,15 +151,15 @@ export function enableEndpoint(
 ): Promise<EndpointRow | undefined | 'lost'> {
   return inTransaction(db, async (trx) => {
     await trx.selectFrom('restaurants').select('id').where('id', '=', restaurantId).forUpdate().execute();
-    if (!(await creatorHolds(trx, restaurantId, creator))) return 'lost';
     const found = await trx
       .selectFrom('webhook_endpoints')
-      .select('disabled_at')
+      .select(['disabled_at', 'events'])
       .where('restaurant_id', '=', restaurantId)
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
     if (!found) return undefined;
+    if (!(await creatorHolds(trx, restaurantId, creator, found.events))) return 'lost';
     if (!found.disabled_at)
       return trx
         .updateTable('webhook_endpoints')
