@@ -13,10 +13,13 @@ import { buildTestApp } from '../support/app.ts';
 import { menuWorld } from '../support/menu-world.ts';
 import { bearerFor } from '../support/tokens.ts';
 
-async function compressions(): Promise<number> {
-  const metric = await register.getSingleMetric('http_body_compressions_total')?.get();
-  return metric?.values.reduce((sum, v) => sum + v.value, 0) ?? 0;
+async function metricSum(name: string, source?: string): Promise<number> {
+  const metric = await register.getSingleMetric(name)?.get();
+  const values = metric?.values.filter((v) => source === undefined || v.labels.source === source) ?? [];
+  return values.reduce((sum, v) => sum + v.value, 0);
 }
+
+const compressions = () => metricSum('http_body_compressions_total');
 
 test('compression', async (t) => {
   const { app, ctx } = await buildTestApp(t);
@@ -90,6 +93,34 @@ test('compression', async (t) => {
         assert.equal(menu.categories[0].products.length, 40);
       }
       assert.equal((await compressions()) - before, 2);
+    },
+  );
+
+  await t.test(
+    'a menu whose rest is kept gzipped for its tag is answered to gzip clients without loading its catalog',
+    async () => {
+      const url = '/v1/menu?channel=delivery';
+      const menuReads = () => metricSum('menu_catalog_reads_total');
+      const kept = () => metricSum('compressed_menu_reads_total', 'kept');
+      for (let i = 0; i < 2; i++) await get(url, 'gzip'); // the rest compressed fast, then for keeps
+      const [readsBefore, keptBefore] = [await menuReads(), await kept()];
+      const fast = await get(url, 'gzip');
+      assert.equal(await menuReads(), readsBefore, 'no catalog read');
+      assert.equal(await kept(), keptBefore + 1);
+      assert.equal(fast.headers['content-encoding'], 'gzip');
+      assert.equal(fast.headers.etag, `${(await get(url)).headers.etag?.slice(0, -1)}-gzip"`);
+      const body = JSON.parse(gunzipSync(fast.rawPayload).toString());
+      const plainBody = (await get(url)).json();
+      assert.deepEqual({ ...body, evaluated_at: 0 }, { ...plainBody, evaluated_at: 0 });
+      assert.equal(Number(fast.headers['content-length']), fast.rawPayload.length);
+      assert.equal((await get(url, 'br')).headers['content-encoding'], 'br', 'a br client is not sent gzip');
+
+      // A write changes the tag: the next gzip read makes its body anew, with the new price.
+      await db.updateTable('products').set({ price: '77.00' }).where('id', '=', first).execute();
+      const after = await get(url, 'gzip');
+      assert.match(gunzipSync(after.rawPayload).toString(), /"77.00"/);
+      assert.notEqual(after.headers.etag, fast.headers.etag);
+      await db.updateTable('products').set({ price: '10.00' }).where('id', '=', first).execute();
     },
   );
 

@@ -85,21 +85,26 @@ function planCategory(plan: MenuPlan, category: CatalogCategory, context: MenuCo
   return listed === 0 ? -1 : bytes;
 }
 
+/** What a menu answer says before its categories (plan.top): the request alone says it. */
+export function menuHead(request: MenuRequest): Buffer {
+  const top = JSON.stringify({
+    restaurant_id: request.restaurantId,
+    channel: request.channel,
+    evaluated_at: request.at.toISOString(),
+  });
+  return Buffer.from(`${top.slice(0, -1)},"categories":[`);
+}
+
 /**
  * Categories come in position order; with only_available or a search a category left without
  * products is dropped, otherwise every listed category appears, even an empty one.
  */
 export function planMenu(catalog: Catalog, context: MenuContext): MenuPlan {
   const { request } = context;
-  const top = JSON.stringify({
-    restaurant_id: request.restaurantId,
-    channel: request.channel,
-    evaluated_at: request.at.toISOString(),
-  });
   const plan: MenuPlan = {
     catalog,
     fiscal: request.includeFiscal ? fiscalPieces(catalog) : null,
-    top: Buffer.from(`${top.slice(0, -1)},"categories":[`),
+    top: menuHead(request),
     categories: [],
     shown: new Int8Array(catalog.products.resolved.length / 3),
     length: 0,

@@ -38,10 +38,14 @@ export async function menuRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
+      reply.type(JSON_TYPE);
+      // A client taking gzip, of a menu this instance keeps gzipped for the tag: no catalog.
+      const kept = app.keptSplit(request, reply, () => menu.head(request.restaurant, request.query));
+      if (kept) return reply.send(kept as never);
       const plan = await menu.read(request.restaurant, request.query);
       // Already JSON (catalog.ts says why), written as the socket takes it: menuResponse
       // documents it and the tests hold it to it.
-      reply.type(JSON_TYPE).header('content-length', plan.length);
+      reply.header('content-length', plan.length);
       return reply.send(new MenuBody(plan) as never);
     },
   );

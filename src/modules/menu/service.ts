@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { Restaurant, RestaurantState } from '../../db/restaurant-state.ts';
 import { errors } from '../../http/errors.ts';
 import type { BoundaryCache } from './boundary-cache.ts';
-import { type MenuPlan, type MenuRequest, planMenu } from './build-menu.ts';
+import { type MenuPlan, type MenuRequest, menuHead, planMenu } from './build-menu.ts';
 import { assembleCatalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
 import { type CatalogRows, loadCatalogRows } from './repository.ts';
@@ -121,6 +121,9 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
   }
 
   return {
+    /** The head of the answer (plan.top), made without the catalog. */
+    head: (restaurant: Restaurant, query: MenuQuery): Buffer => menuHead(menuRequest(restaurant, query)),
+
     /** What the menu shows and its length; MenuBody writes it. */
     async read(restaurant: Restaurant, query: MenuQuery): Promise<MenuPlan> {
       const request = menuRequest(restaurant, query);
