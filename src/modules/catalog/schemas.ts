@@ -40,11 +40,25 @@ const fields = {
   ...flags,
 };
 
+/**
+ * Contract 2.3 serializes fcp_percentual as a numeric string (trailing zeros not guaranteed), so a
+ * write takes only plain decimal digits for it; every other attribute keeps what is registered.
+ */
+const fcpPercentual = Type.String({
+  maxLength: FISCAL_VALUE_MAX,
+  ...explainedPattern('^-?\\d+(\\.\\d+)?$', 'must be a numeric string', '2.5'),
+});
+
 const FiscalInfoInput = nameSchema(
   'FiscalInfoInput',
   Type.Object(
     Object.fromEntries(
-      FISCAL_COLUMNS.map((c) => [c, Type.Optional(nullable(Type.String({ maxLength: FISCAL_VALUE_MAX })))]),
+      FISCAL_COLUMNS.map((c) => [
+        c,
+        Type.Optional(
+          nullable(c === 'fcp_percentual' ? fcpPercentual : Type.String({ maxLength: FISCAL_VALUE_MAX })),
+        ),
+      ]),
     ),
     {
       additionalProperties: false,

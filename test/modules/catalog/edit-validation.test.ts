@@ -186,6 +186,24 @@ test('PUT /v1/products/{productId}: body rules', async (t) => {
     await rejects({ fiscal_info: 'ncm=123' }, 'fiscal_info');
   });
 
+  await t.test('contract 2.3: fcp_percentual is serialized as a numeric string', async () => {
+    for (const value of ['abc', '2,5', '', ' 2', '2.', '.5', '1e3', '2%']) {
+      await rejects({ fiscal_info: { fcp_percentual: value } }, 'fiscal_info.fcp_percentual');
+    }
+    const batch = await bulk([{ id, fiscal_info: { fcp_percentual: '2,5' } }]);
+    assert.equal(batch.statusCode, 400);
+    assert.equal(batch.json().errors[0].field, '[0].fiscal_info.fcp_percentual');
+    for (const value of ['2', '2.50', '0.1234', null]) {
+      const res = await put(id, { fiscal_info: { fcp_percentual: value } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().fiscal.fcp_percentual, value);
+    }
+    // Other text attributes keep what is registered, legacy commas and empty strings included.
+    const text = await put(id, { fiscal_info: { aliquota: '18,00', cbenef: '' } });
+    assert.equal(text.statusCode, 200, text.body);
+    assert.equal(text.json().fiscal.aliquota, '18,00');
+  });
+
   await t.test('a fiscal attribute holds at most 255 characters', async () => {
     const ok = await put(id, { fiscal_info: { cbenef: '🍕'.repeat(255) } });
     assert.equal(ok.statusCode, 200, ok.body);
