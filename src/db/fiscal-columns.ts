@@ -7,6 +7,12 @@
  */
 export const FISCAL_VALUE_MAX = 255;
 
+/**
+ * Contract 2.3 serializes `fcp_percentual` as a numeric string, so a write (the API's or an
+ * import's) takes only plain decimal text for it; the other attributes keep what is registered.
+ */
+export const FCP_PERCENTUAL_PATTERN = '^-?\\d+(\\.\\d+)?$';
+
 export const FISCAL_COLUMNS = [
   'ncm',
   'cfop',

@@ -4,7 +4,7 @@
 // imported again as it is stored moves no catalog_version; what a menu shows of the rest is
 // recorded for menu.updated (events.ts).
 import { sql } from 'kysely';
-import { FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../db/fiscal-columns.ts';
+import { FCP_PERCENTUAL_PATTERN, FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../db/fiscal-columns.ts';
 import { inRestaurant, name } from './catalog.ts';
 import type { Collection, Ref, Row, WriteContext } from './collection.ts';
 import { menuChanged } from './events.ts';
@@ -23,8 +23,18 @@ const fiscalValue: Check<string> = (value) => {
     throw new FieldProblem(`must be at most ${FISCAL_VALUE_MAX} characters`);
   return storable(value);
 };
+const numericText = new RegExp(FCP_PERCENTUAL_PATTERN);
+const fcpPercentual: Check<string> = (value) => {
+  const text = fiscalValue(value);
+  if (!numericText.test(text)) throw new FieldProblem('must be a numeric string, such as "2.5"');
+  return text;
+};
 const NO_FISCAL = Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, null]));
-const fiscal = nested(Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, nullable(fiscalValue)])));
+const fiscal = nested(
+  Object.fromEntries(
+    FISCAL_COLUMNS.map((c) => [c, nullable(c === 'fcp_percentual' ? fcpPercentual : fiscalValue)]),
+  ),
+);
 const price = nullable(money({ min: 0 }));
 const ids = arrayOf(id, { unique: true });
 

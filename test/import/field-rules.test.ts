@@ -219,6 +219,13 @@ const CASES: [string, string, (f: File) => void][] = [
     },
   ],
   [
+    'fcp_percentual, serialized as a numeric string (contract 2.3), takes only plain decimal text',
+    'products[0].fiscal.fcp_percentual: must be a numeric string, such as "2.5"',
+    (f) => {
+      f.products[0].fiscal.fcp_percentual = '2,5';
+    },
+  ],
+  [
     'a fiscal attribute of more than 255 characters is rejected',
     'products[0].fiscal.cest: must be at most 255 characters',
     (f) => {

@@ -2,7 +2,7 @@
 // strictly (no coercion, unknown fields rejected); decimals, trimming and "no effective change"
 // are checked by edit-input.ts, which JSON Schema cannot express exactly.
 import { type Static, Type } from 'typebox';
-import { FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../../db/fiscal-columns.ts';
+import { FCP_PERCENTUAL_PATTERN, FISCAL_COLUMNS, FISCAL_VALUE_MAX } from '../../db/fiscal-columns.ts';
 import { nullable } from '../../http/nullable.ts';
 import { idParameter, restaurantIdParameter } from '../../http/parameters.ts';
 import { nameSchema } from '../../http/schema-names.ts';
@@ -40,13 +40,10 @@ const fields = {
   ...flags,
 };
 
-/**
- * Contract 2.3 serializes fcp_percentual as a numeric string (trailing zeros not guaranteed), so a
- * write takes only plain decimal digits for it; every other attribute keeps what is registered.
- */
+/** A numeric string (db/fiscal-columns.ts says why). */
 const fcpPercentual = Type.String({
   maxLength: FISCAL_VALUE_MAX,
-  ...explainedPattern('^-?\\d+(\\.\\d+)?$', 'must be a numeric string', '2.5'),
+  ...explainedPattern(FCP_PERCENTUAL_PATTERN, 'must be a numeric string', '2.5'),
 });
 
 const FiscalInfoInput = nameSchema(
