@@ -50,6 +50,18 @@ test('the token endpoint request checks', async (t) => {
     assertInvalidRequest(await postToken(app, `${form}&grant_type=api_key`));
   });
 
+  await t.test('a form with a broken percent-escape is 400 invalid_request, not a wrong key', async () => {
+    for (const body of ['grant_type=api_key&api_key=%zz', `${form}%`, `${form}%4`, 'grant_type=api_%g1key']) {
+      const res = await send(body, 'application/x-www-form-urlencoded');
+      assertInvalidRequest(res);
+      assert.match(res.json().error_description, /two hexadecimal digits/);
+    }
+    assert.equal(
+      (await send(`${form}&scope=menu%3Aread`, 'application/x-www-form-urlencoded')).statusCode,
+      200,
+    );
+  });
+
   await t.test('a missing grant_type is 400 invalid_request', async () => {
     assertInvalidRequest(await postToken(app, { api_key: key.api_key }));
   });
