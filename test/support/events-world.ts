@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import { SCOPES } from '../../src/http/principal.ts';
@@ -32,6 +33,32 @@ export async function eventsWorld(t: Pick<TestContext, 'after'>, config: Partial
 }
 
 export type EventsWorld = Awaited<ReturnType<typeof eventsWorld>>;
+
+/**
+ * For races on PostgreSQL: a second connection to the world's database (`other`), rolled back
+ * after each subtest so a failing one leaves no lock behind, and `waits(pattern)`: until a
+ * statement of another connection like `pattern` waits for a lock.
+ */
+export async function raceConnection(t: TestContext, world: EventsWorld) {
+  const other = new pg.Client({ connectionString: world.database.url });
+  await other.connect();
+  // The world's database is dropped (with force) by an earlier after-hook than these.
+  other.on('error', () => {});
+  t.after(() => other.end());
+  t.afterEach(() => other.query('rollback'));
+  const waits = async (pattern: string) => {
+    for (let i = 0; i < 400; i++) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`.execute(
+        world.db,
+      );
+      if (rows[0].n > 0) return;
+      await sleep(10);
+    }
+    throw new Error(`no statement like ${pattern} waited for a lock`);
+  };
+  return { other, waits };
+}
 
 /**
  * A webhook worker on the world's database that may deliver to 127.0.0.1, fails the test on any

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { COMMANDS } from '../../../src/admin/commands.ts';
 import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
 import { revokeApiKey, storeApiKey } from '../../../src/modules/auth/api-keys.ts';
@@ -12,7 +10,7 @@ import { revokeKey } from '../../../src/modules/console/keys-service.ts';
 import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { ALL_SCOPES, eventsWorld, worldWorker } from '../../support/events-world.ts';
+import { ALL_SCOPES, eventsWorld, raceConnection, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 import { bearerFor, sessionFor } from '../../support/tokens.ts';
 
@@ -325,25 +323,7 @@ test('on PostgreSQL, an endpoint made while its key is revoked is disabled or re
 }, async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { db, restaurant } = world;
-  const other = new pg.Client({ connectionString: world.database.url });
-  await other.connect();
-  // The world's database is dropped (with force) by an earlier after-hook than these.
-  other.on('error', () => {});
-  t.after(() => other.end());
-  // A subtest that fails leaves no transaction open behind it (no lock held for the next one).
-  t.afterEach(() => other.query('rollback'));
-  /** Until a statement of another connection like `pattern` waits for a lock. */
-  const waits = async (pattern: string) => {
-    for (let i = 0; i < 400; i++) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`.execute(
-        db,
-      );
-      if (rows[0].n > 0) return;
-      await sleep(10);
-    }
-    throw new Error(`no statement like ${pattern} waited for a lock`);
-  };
+  const { other, waits } = await raceConnection(t, world);
 
   await t.test('a creation that holds the restaurant first is disabled by the revocation', async () => {
     const { apiKeyId } = await bearerFor(db, [restaurant], ALL_SCOPES);

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { COMMANDS } from '../../../src/admin/commands.ts';
 import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
 import { storeApiKey } from '../../../src/modules/auth/api-keys.ts';
@@ -11,7 +9,7 @@ import { EVENT_SCOPES } from '../../../src/modules/events/event-types.ts';
 import * as repository from '../../../src/modules/webhooks/endpoint-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { eventsWorld, worldWorker } from '../../support/events-world.ts';
+import { eventsWorld, raceConnection, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 import { sessionFor } from '../../support/tokens.ts';
 
@@ -258,22 +256,7 @@ test('on PostgreSQL, an endpoint made while its key loses a scope is disabled or
 }, async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { db, restaurant } = world;
-  const other = new pg.Client({ connectionString: world.database.url });
-  await other.connect();
-  other.on('error', () => {});
-  t.after(() => other.end());
-  t.afterEach(() => other.query('rollback'));
-  const waits = async (pattern: string) => {
-    for (let i = 0; i < 400; i++) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`.execute(
-        db,
-      );
-      if (rows[0].n > 0) return;
-      await sleep(10);
-    }
-    throw new Error(`no statement like ${pattern} waited for a lock`);
-  };
+  const { other, waits } = await raceConnection(t, world);
   async function key() {
     const stored = await storeApiKey(db, {
       name: 'racing',
