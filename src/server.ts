@@ -10,6 +10,7 @@ import { type DatabaseHandle, openDatabase } from './db/database.ts';
 import { connectOrStop } from './db/first-connection.ts';
 import { migrateFor } from './db/migrate.ts';
 import { resolveSecrets } from './lib/secrets-store.ts';
+import { startMenuBoundaryJob } from './modules/menu/boundary-job.ts';
 import { startBackgroundJobs } from './modules/webhooks/background.ts';
 
 /** How long a stop keeps connections open to answer their requests 503 (at most half the deadline). */
@@ -80,8 +81,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       throw listenError(err, config.host);
     });
     await owner?.serve({ config, db: database.db, secrets });
-    // Webhook deliveries and the event purge; stopped before the database closes.
+    // Webhook deliveries, the event purge and the menu's schedule boundaries; stopped before the
+    // database closes.
     const jobs = startBackgroundJobs(app);
+    const boundaries = startMenuBoundaryJob(database.db, (err) =>
+      app.log.error({ err }, 'menu boundary job failed'),
+    );
     const opened = database;
     let stopping: Promise<void> | undefined;
     const stop = () => {
@@ -103,7 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           const idle = setInterval(() => app.server.closeIdleConnections(), 100);
           await app.close().finally(() => clearInterval(idle));
         })();
-        await Promise.all([jobs.stop(), closing.finally(() => clearTimeout(cut))]);
+        await Promise.all([jobs.stop(), boundaries.stop(), closing.finally(() => clearTimeout(cut))]);
         // After the app: requests in flight may still have been waiting for it.
         await demoProvider.close();
         await owner?.closeChannel();

@@ -332,6 +332,15 @@ export interface EventPurgesTable {
   seq: number;
 }
 
+/** Where a restaurant's menu schedule clock stands for the boundary job (migration 0023). */
+export interface MenuBoundaryMarksTable {
+  restaurant_id: number;
+  catalog_version: number;
+  timezone: string;
+  checked_at: Date | null;
+  next_at: Date | null;
+}
+
 /** A replaced webhook secret, encrypted as secret_encrypted is, signing until expires_at (an ISO instant). */
 export type PreviousSecret = { secret_encrypted: string; expires_at: string };
 
@@ -445,6 +454,7 @@ export interface Database {
   app_consents: AppConsentsTable;
   events: EventsTable;
   event_purges: EventPurgesTable;
+  menu_boundary_marks: MenuBoundaryMarksTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_fanout: WebhookFanoutTable;
   event_type_scopes: EventTypeScopesTable;

@@ -11,8 +11,8 @@
 // ordered lists. A restaurant's name, a category's brand and fiscal_group_id are in no menu.
 import { sql } from 'kysely';
 import type { EventType } from '../modules/events/event-types.ts';
+import { menuUpdated } from '../modules/events/menu-updated.ts';
 import type { NewEvent } from '../modules/events/outbox.ts';
-import { CHANNELS } from '../modules/events/product-events.ts';
 import type { Rec, Row, WriteContext } from './collection.ts';
 import type { Parsed } from './references.ts';
 
@@ -69,6 +69,6 @@ export function importEvents(
   for (const [restaurant, ids] of byRestaurant(cashFlows, (r) => r.restaurant_id)) {
     add(restaurant, 'cash_flows.updated', { cash_flow_ids: ids, source: 'import' });
   }
-  for (const restaurant of menus) add(restaurant, 'menu.updated', { channels: CHANNELS, source: 'import' });
+  for (const restaurant of menus) events.push(menuUpdated(restaurant, 'import'));
   return events;
 }

@@ -1,17 +1,10 @@
 // The events of a product write, made from the entries its history records (the same list of
 // changed fields, before and after): one product.created or product.updated per product, and one
-// menu.updated for the write, naming both channels (CHANNELS).
+// menu.updated for the write, naming both channels (menu-updated.ts).
+import { menuUpdated } from './menu-updated.ts';
 import type { NewEvent } from './outbox.ts';
 
-type Channel = 'in_store' | 'delivery';
 type Entry = { product_id: number; changes: { field: string; from: unknown; to: unknown }[] };
-
-/**
- * The channels a changed product field shows in: both, whatever the field. Each channel's menu
- * echoes every price and flag of the product (the in-store menu shows `delivery_price`, the
- * delivery menu `available`), and fiscal attributes show in a menu read with include_fiscal_info.
- */
-export const CHANNELS: Channel[] = ['in_store', 'delivery'];
 
 export function productEvents(
   restaurantId: number,
@@ -35,11 +28,13 @@ export function productEvents(
 export function menuEvents(restaurantId: number, entries: Entry[]): NewEvent[] {
   const events: NewEvent[] = [];
   if (entries.some((entry) => entry.changes.length)) {
-    events.push({
-      restaurant_id: restaurantId,
-      type: 'menu.updated',
-      data: { channels: CHANNELS, source: 'products', product_ids: entries.map((e) => e.product_id) },
-    });
+    events.push(
+      menuUpdated(
+        restaurantId,
+        'products',
+        entries.map((e) => e.product_id),
+      ),
+    );
   }
   return events;
 }

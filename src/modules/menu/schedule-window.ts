@@ -4,6 +4,7 @@
 // instants in the same stretch get the same menu, so its ETag names the stretch, not the instant.
 // The week wraps: the stretch after the last boundary and the one before the first are one.
 import type { Catalog } from './catalog.ts';
+import { localClock } from './schedule.ts';
 import type { MenuClock, MenuSchedule } from './types.ts';
 
 const WEEK_MINUTES = 7 * 24 * 60;
@@ -48,4 +49,47 @@ export function boundariesOf(catalog: Catalog): Uint16Array {
     held.set(catalog, boundaries);
   }
   return boundaries;
+}
+
+const MINUTE_MS = 60_000;
+
+/** Minutes from the week minute `minute` to the next boundary after it (wrapping the week). */
+function minutesToNext(boundaries: Uint16Array, minute: number): number {
+  for (const boundary of boundaries) if (boundary > minute) return boundary - minute;
+  return boundaries[0] + WEEK_MINUTES - minute;
+}
+
+/**
+ * The first instant after `after` whose stretch (scheduleWindow at the local clock of `timeZone`)
+ * is not that of `after`: the start of the minute where the menu's answer next changes with the
+ * time, or null when it never does (fewer than two boundaries). It hops from boundary to boundary
+ * by local minutes and checks each hop with localClock, so a daylight-saving change on the way
+ * (an hour repeated: the hop lands an hour early and hops again; an hour skipped: it lands past the
+ * change, which is then looked for minute by minute in halves) needs no offset arithmetic here.
+ */
+export function nextBoundaryAt(boundaries: Uint16Array, timeZone: string, after: Date): Date | null {
+  if (boundaries.length < 2) return null;
+  const stretchAt = (ms: number) => scheduleWindow(boundaries, localClock(new Date(ms), timeZone));
+  let low = Math.floor(after.getTime() / MINUTE_MS) * MINUTE_MS;
+  const stretch = stretchAt(low);
+  // Each hop reaches the next boundary's local minute, or an hour short of it past a repeated
+  // hour: a handful of hops, bounded anyway.
+  for (let hop = 0; hop < 32; hop++) {
+    const clock = localClock(new Date(low), timeZone);
+    const high = low + minutesToNext(boundaries, clock.weekday * 1440 + clock.minutes) * MINUTE_MS;
+    if (stretchAt(high) === stretch) {
+      low = high;
+      continue;
+    }
+    // The stretch changed in (low, high]: the first minute of it, by halves.
+    let before = low;
+    let at = high;
+    while (at - before > MINUTE_MS) {
+      const middle = before + Math.floor((at - before) / MINUTE_MS / 2) * MINUTE_MS;
+      if (stretchAt(middle) === stretch) before = middle;
+      else at = middle;
+    }
+    return new Date(at);
+  }
+  return null;
 }
