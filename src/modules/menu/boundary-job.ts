@@ -29,6 +29,8 @@ export type BoundaryJobOptions = {
   batch?: number;
   /** Transactions per step and tick at most: what is left waits for the next tick. */
   maxBatches?: number;
+  /** Asked before each transaction: true ends the tick there (the server stopping). */
+  stopping?: () => boolean;
 };
 
 /** A lock (a restaurant's row, at commit, for the events' version) waited for this long fails the batch, tried again next tick. */
@@ -47,9 +49,9 @@ type Claimed = {
 export async function runMenuBoundaries(
   db: Db,
   now: Date = new Date(),
-  { batch = 100, maxBatches = 50 }: BoundaryJobOptions = {},
+  { batch = 100, maxBatches = 50, stopping = () => false }: BoundaryJobOptions = {},
 ): Promise<number> {
-  for (let i = 0; i < maxBatches; i++) {
+  for (let i = 0; i < maxBatches && !stopping(); i++) {
     const { rows } = await sql`
       insert into menu_boundary_marks (restaurant_id, catalog_version, timezone)
       select r.id, -1, r.timezone from restaurants r
@@ -60,7 +62,7 @@ export async function runMenuBoundaries(
     if (rows.length < batch) break;
   }
   let written = 0;
-  for (let i = 0; i < maxBatches; i++) {
+  for (let i = 0; i < maxBatches && !stopping(); i++) {
     const { claimed, events } = await db.transaction().execute(async (trx) => {
       await sql`select set_config('lock_timeout', ${String(LOCK_TIMEOUT_MS)}, true)`.execute(trx);
       const { rows } = await sql<Claimed>`
@@ -108,7 +110,7 @@ export function startMenuBoundaryJob(
   const tick = () => {
     // A tick still running (a slow database) is not overlapped by the next.
     if (running || stopped) return;
-    running = runMenuBoundaries(db, new Date(), options)
+    running = runMenuBoundaries(db, new Date(), { ...options, stopping: () => stopped })
       .catch(log)
       .finally(() => {
         running = undefined;
@@ -119,7 +121,7 @@ export function startMenuBoundaryJob(
   first.unref();
   timer.unref();
   return {
-    /** Stops the timers and waits for a tick in flight, so the database can close after it. */
+    /** Stops the timers and waits for a tick in flight to end its transaction, so the database can close after it. */
     async stop() {
       stopped = true;
       clearTimeout(first);

@@ -220,3 +220,17 @@ test('the server job ticks on its own and stops with no tick left running', asyn
   assert.equal(await marked(), 2, 'both restaurants got their row');
   assert.deepEqual(failures, []);
 });
+
+test('a tick asked to stop ends before its next transaction', async (t) => {
+  const world = await eventsWorld(t);
+  let asked = 0;
+  // One batch of one row, then stop: the second restaurant waits for a later tick.
+  await runMenuBoundaries(world.db, at('10:00:00'), { batch: 1, stopping: () => asked++ > 0 });
+  const marked = await world.db.selectFrom('menu_boundary_marks').select('restaurant_id').execute();
+  assert.equal(marked.length, 1);
+  await runMenuBoundaries(world.db, at('10:00:00'));
+  assert.equal(
+    (await world.db.selectFrom('menu_boundary_marks').select('restaurant_id').execute()).length,
+    2,
+  );
+});
