@@ -62,9 +62,12 @@ export async function launchServer(
   cpuProfileDir?: string,
   /** Another checkout's src/main.ts (bench/events-overhead.ts runs an older commit beside this one). */
   main = MAIN,
+  /** V8 flags besides those of `npm start` (a later one of the same name wins). */
+  extraFlags: string[] = [],
 ): Promise<LaunchedServer> {
   const port = await freePort();
   const flags = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  flags.push(...extraFlags);
   const inherited = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL']) delete inherited[name];
   const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, main], {

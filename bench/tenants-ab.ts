@@ -6,8 +6,10 @@
 // 200 (a schedule boundary passed since), the two counted apart. Without --b,
 // B is this checkout as it is, uncommitted changes included; a commit runs from a detached git
 // worktree in the temporary directory. Prints requests per second and the server's CPU per request
-// of each, and B's ratio to A: how a change of the read path is measured against what it replaces.
-// --b-env adds settings to B's environment (cache budgets, say: A and B may be the same code);
+// of each, B's ratio to A, and each one's peak RSS (VmHWM) after the first reads and at the end:
+// how a change of the read path, or a setting, is measured against what it replaces.
+// --b-env adds settings to B's environment (cache budgets, say: A and B may be the same code),
+// --b-flags Node/V8 flags to B's command line after those of `npm start` (--b-flags=--max-old-space-size=128);
 // --instances runs each as that many instances on the same PostgreSQL and Redis (the load's
 // connections split between them, their CPU added up).
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     rows: { type: 'string', default: 'product:uniform,product:hot,mix:uniform,cash-flows:uniform' },
     encoding: { type: 'string', default: 'identity' },
     'b-env': { type: 'string', default: '' },
+    'b-flags': { type: 'string', default: '' },
     instances: { type: 'string', default: '1' },
   },
 });
@@ -82,10 +85,10 @@ const bEnv = Object.fromEntries(
     .map((pair) => pair.split('=', 2)),
 );
 /** `--instances` servers of one version: what a load window is sent to and whose CPU it counts. */
-async function arm(name: string, armEnv: Record<string, string>, main?: string) {
+async function arm(name: string, armEnv: Record<string, string>, main?: string, flags: string[] = []) {
   const servers: LaunchedServer[] = [];
   for (let i = 0; i < Number(values.instances); i++)
-    servers.push(await launchServer(armEnv, undefined, main));
+    servers.push(await launchServer(armEnv, undefined, main, flags));
   return {
     name,
     servers,
@@ -97,9 +100,17 @@ async function arm(name: string, armEnv: Record<string, string>, main?: string) 
 }
 const arms = [
   await arm(`A (${values.a})`, env, mainOf(values.a)),
-  await arm(`B (${values.b ?? 'this checkout'})`, { ...env, ...bEnv }, values.b && mainOf(values.b)),
+  await arm(
+    `B (${values.b ?? 'this checkout'})`,
+    { ...env, ...bEnv },
+    values.b && mainOf(values.b),
+    values['b-flags'].split(',').filter(Boolean),
+  ),
 ];
 await Promise.all(arms.flatMap((a) => a.urls.map((url) => readEach(url, all, authorization, a.tags))));
+console.log(
+  `peak RSS after reading every restaurant once: ${arms.map((a) => `${a.name} ${a.peak().toFixed(0)} MB`).join(', ')}`,
+);
 
 const rows = values.rows.split(',').map((row) => row.split(':') as [Route, Spread]);
 const totals = arms.map(() => rows.map(() => ({ requests: 0, cpuMs: 0 })));
