@@ -12,6 +12,7 @@
 // --b-flags Node/V8 flags to B's command line after those of `npm start` (--b-flags=--max-old-space-size=128);
 // --instances runs each as that many instances on the same PostgreSQL and Redis (the load's
 // connections split between them, their CPU added up).
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,8 +54,13 @@ const seconds = Number(values.seconds);
  * its migrations would refuse it as missing, so the worktree is given the file (said on the console).
  */
 function mainOf(commit: string): string {
-  const dir = join(tmpdir(), `comanda-ab-${commit}`);
-  const main = checkoutMain(commit, dir);
+  // By the commit's hash: a worktree named after `HEAD` or a branch would be reused once they move.
+  const hash = execFileSync('git', ['rev-parse', '--short=12', `${commit}^{commit}`], {
+    cwd: new URL('..', import.meta.url),
+    encoding: 'utf8',
+  }).trim();
+  const dir = join(tmpdir(), `comanda-ab-${hash}`);
+  const main = checkoutMain(hash, dir);
   const migrations = new URL('../src/db/migrations/', import.meta.url);
   for (const file of readdirSync(migrations).filter((f) => f.endsWith('.ts'))) {
     const there = join(dir, 'src/db/migrations', file);
