@@ -17,13 +17,11 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/database.ts';
-import { issueCredentials } from './credentials.ts';
 import { formatLoad } from './machine.ts';
-import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { serverEnv } from './server-env.ts';
 import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
-import { closest, prng, type Tenant, tenants } from './tenants-data.ts';
-import { tenantsDatabase } from './tenants-database.ts';
+import { prng, tenants } from './tenants-data.ts';
+import { tenantsWithCredentials } from './tenants-database.ts';
 import {
   conditionOf,
   loadWindows,
@@ -70,16 +68,7 @@ function mainOf(commit: string): string {
   }
   return main;
 }
-const { url } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, console.log);
-const all = tenants();
-const handle = await openDatabase({ databaseUrl: url });
-const credentials = await issueCredentials(
-  handle.db,
-  all.map((t) => t.id),
-);
-await handle.close();
-const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
-const hot = closest(all, 150);
+const { url, all, authorization, hot } = await tenantsWithCredentials(tenants().length, console.log);
 const env = {
   ...serverEnv({ DATABASE_URL: url }, 'http://127.0.0.1:9'),
   REDIS_URL: 'redis://127.0.0.1:6379',

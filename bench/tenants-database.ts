@@ -8,7 +8,9 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { holdRunLock } from './bench-database.ts';
-import { seedTenants } from './tenants-data.ts';
+import { issueCredentials } from './credentials.ts';
+import { BENCH_SECRETS } from './server-env.ts';
+import { closest, seedTenants, type Tenant, tenants } from './tenants-data.ts';
 
 const RUN_DB = 'comanda_tenants';
 const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -67,4 +69,21 @@ export async function tenantsDatabase(
   } finally {
     await admin.end();
   }
+}
+
+/**
+ * The tenants database, fresh (tenantsDatabase), with one credential for each of its first `count`
+ * restaurants (`all`): where every tenants benchmark starts. `hot`: the one closest to 150 products.
+ */
+export async function tenantsWithCredentials(count: number, log: (line: string) => void) {
+  const { url, seededMs } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, log);
+  const all = tenants().slice(0, count);
+  const handle = await openDatabase({ databaseUrl: url });
+  const credentials = await issueCredentials(
+    handle.db,
+    all.map((t) => t.id),
+  );
+  await handle.close();
+  const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
+  return { url, seededMs, all, credentials, authorization, hot: closest(all, 150) };
 }

@@ -6,12 +6,10 @@
 // warm-up, after each row, and at the sample with the highest RSS.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/database.ts';
-import { issueCredentials } from './credentials.ts';
-import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { serverEnv } from './server-env.ts';
 import { launchServer } from './server-launcher.ts';
-import { closest, prng, type Tenant, tenants } from './tenants-data.ts';
-import { tenantsDatabase } from './tenants-database.ts';
+import { prng } from './tenants-data.ts';
+import { tenantsWithCredentials } from './tenants-database.ts';
 import { loadWindows, pathOf, picker, ROUTES, readEach, type Spread } from './tenants-load.ts';
 
 const { values } = parseArgs({
@@ -23,16 +21,12 @@ const { values } = parseArgs({
     routes: { type: 'string', default: ROUTES.join(',') },
   },
 });
-const { url: databaseUrl } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, () => {});
-const all = tenants().slice(0, Number(values.n));
-const handle = await openDatabase({ databaseUrl });
-const credentials = await issueCredentials(
-  handle.db,
-  all.map((t) => t.id),
-);
-await handle.close();
-const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
-const hot = closest(all, 150);
+const {
+  url: databaseUrl,
+  all,
+  authorization,
+  hot,
+} = await tenantsWithCredentials(Number(values.n), () => {});
 const extra = Object.fromEntries(
   values.env
     .split(',')

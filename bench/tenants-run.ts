@@ -6,13 +6,11 @@
 // and compression. Prints the table and writes bench/results/latest-tenants.md.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/database.ts';
-import { issueCredentials } from './credentials.ts';
 import { describeMachine, formatLoad } from './machine.ts';
-import { BENCH_SECRETS, serverEnv } from './server-env.ts';
+import { serverEnv } from './server-env.ts';
 import { type LaunchedServer, launchServer } from './server-launcher.ts';
-import { closest, prng, type Tenant, tenants } from './tenants-data.ts';
-import { tenantsDatabase } from './tenants-database.ts';
+import { closest, prng, type Tenant } from './tenants-data.ts';
+import { tenantsWithCredentials } from './tenants-database.ts';
 import { loadWindows, pathOf, picker, ROUTES, readEach, type Spread } from './tenants-load.ts';
 import { type Measured, renderTenants } from './tenants-report.ts';
 import { firstReads, pollingAndCompression } from './tenants-single.ts';
@@ -36,16 +34,14 @@ const log = (line: string) =>
 const loadStart = formatLoad();
 log(`load average ${loadStart}`);
 
-const { url: databaseUrl, seededMs } = await tenantsDatabase(BENCH_SECRETS.fiscalTokenKey, log);
-const all = tenants().slice(0, Math.max(...sizes));
-const handle = await openDatabase({ databaseUrl });
-const credentials = await issueCredentials(
-  handle.db,
-  all.map((t) => t.id),
-);
-await handle.close();
-const authorization = (tenant: Tenant) => credentials.get(tenant.id)!.authorization;
-const hot = closest(all, 150);
+const {
+  url: databaseUrl,
+  seededMs,
+  all,
+  credentials,
+  authorization,
+  hot,
+} = await tenantsWithCredentials(Math.max(...sizes), log);
 const env = {
   ...serverEnv({ DATABASE_URL: databaseUrl }, 'http://127.0.0.1:9'),
   REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
