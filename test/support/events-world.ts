@@ -8,6 +8,9 @@ import pg from 'pg';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import { SCOPES } from '../../src/http/principal.ts';
+import { issueAccessToken } from '../../src/modules/auth/access-tokens.ts';
+import { storeApiKey } from '../../src/modules/auth/api-keys.ts';
+import { storeOAuthClient } from '../../src/modules/auth/oauth-clients.ts';
 import { createWebhookWorker, type WorkerOptions } from '../../src/modules/webhooks/worker.ts';
 import { buildTestApp } from './app.ts';
 import { addCategory, addProduct, addRestaurant } from './catalog-world.ts';
@@ -34,6 +37,27 @@ export async function eventsWorld(t: Pick<TestContext, 'after'>, config: Partial
 
 export type EventsWorld = Awaited<ReturnType<typeof eventsWorld>>;
 
+/** An API key (its plain key kept, to define it again) and an access token of it, as `authorization`. */
+export async function keyWithToken(db: Db, name: string, restaurantIds: number[], scopes: string[]) {
+  const stored = await storeApiKey(db, { name, restaurantIds, scopes, environment: 'test' });
+  const token = await issueAccessToken(db, { apiKeyId: stored.id, restaurantIds, scopes }, 900);
+  return { id: stored.id, key: stored.api_key, authorization: `Bearer ${token}` };
+}
+
+/** A client_credentials application installed at `restaurantIds`, and an access token of it. */
+export async function appWithToken(db: Db, clientId: string, restaurantIds: number[], scopes: string[]) {
+  const app = await storeOAuthClient(db, {
+    clientId,
+    clientSecret: `${clientId}-secret`,
+    name: clientId.toUpperCase(),
+    scopes,
+    grantTypes: ['client_credentials'],
+    restaurantIds,
+  });
+  const token = await issueAccessToken(db, { oauthClientId: app.id, restaurantIds, scopes }, 900);
+  return { id: app.id, authorization: `Bearer ${token}` };
+}
+
 /**
  * For races on PostgreSQL: a second connection to the world's database (`other`), rolled back
  * after each subtest so a failing one leaves no lock behind, and `waits(pattern)`: until a
@@ -57,7 +81,53 @@ export async function raceConnection(t: TestContext, world: EventsWorld) {
     }
     throw new Error(`no statement like ${pattern} waited for a lock`);
   };
-  return { other, waits };
+  const { db, restaurant } = world;
+  /**
+   * An endpoint of the key created as insertEndpoint does (the restaurant's row locked, then the
+   * insert), in `other`, while `change` (the key losing something) is made meanwhile and waits for
+   * that row (its statement like `waitsFor`): what `change` gave, and the endpoint's disabled_reason.
+   */
+  async function createdFirst<T>(apiKeyId: number, change: () => Promise<T>, waitsFor: string) {
+    await other.query('begin');
+    await other.query('select id from restaurants where id = $1 for update', [restaurant]);
+    const changed = change();
+    await waits(waitsFor);
+    const { rows } = await other.query(
+      `insert into webhook_endpoints (restaurant_id, url, events, secret_encrypted, api_key_id)
+       values ($1, 'http://127.0.0.1:9/hook', '{product.updated}', 'x', $2) returning id`,
+      [restaurant, apiKeyId],
+    );
+    await other.query('commit');
+    const result = await changed;
+    const row = await db
+      .selectFrom('webhook_endpoints')
+      .select('disabled_reason')
+      .where('id', '=', rows[0].id)
+      .executeTakeFirstOrThrow();
+    return { result, reason: row.disabled_reason };
+  }
+  /**
+   * The answer to a creation by `authorization` (of key `apiKeyId`) that waits for `change`, a
+   * statement of `other` that takes something from the key, the restaurant's row locked as at its
+   * commit; and whether any endpoint of the key was written.
+   */
+  async function createdAfter(apiKeyId: number, authorization: string, change: [string, unknown[]]) {
+    await other.query('begin');
+    await other.query(...change);
+    await other.query('select id from restaurants where id = $1 for no key update', [restaurant]);
+    const created = world.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: { authorization },
+      payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
+    });
+    await waits('%from "restaurants"%for update%');
+    await other.query('commit');
+    const res = await created;
+    const { rows } = await sql`select 1 from webhook_endpoints where api_key_id = ${apiKeyId}`.execute(db);
+    return { res, written: rows.length > 0 };
+  }
+  return { createdFirst, createdAfter };
 }
 
 /**

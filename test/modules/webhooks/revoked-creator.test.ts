@@ -2,15 +2,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { COMMANDS } from '../../../src/admin/commands.ts';
-import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
-import { revokeApiKey, storeApiKey } from '../../../src/modules/auth/api-keys.ts';
-import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
+import { revokeApiKey } from '../../../src/modules/auth/api-keys.ts';
 import { removeApp } from '../../../src/modules/console/apps-service.ts';
 import { revokeKey } from '../../../src/modules/console/keys-service.ts';
 import { claimDue } from '../../../src/modules/webhooks/delivery-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { ALL_SCOPES, eventsWorld, raceConnection, worldWorker } from '../../support/events-world.ts';
+import {
+  ALL_SCOPES,
+  appWithToken,
+  eventsWorld,
+  keyWithToken,
+  raceConnection,
+  worldWorker,
+} from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 import { bearerFor, sessionFor } from '../../support/tokens.ts';
 
@@ -21,12 +26,8 @@ test('the endpoints of a credential that loses the restaurant are disabled', asy
   t.after(() => receiver.close());
   const worker = worldWorker(t, world, { timeoutMs: 500 });
 
-  /** An API key (its plain key kept, to define it again) and a token for it. */
-  async function key(name: string, restaurantIds: number[], scopes = ALL_SCOPES) {
-    const stored = await storeApiKey(db, { name, restaurantIds, scopes, environment: 'test' });
-    const token = await issueAccessToken(db, { apiKeyId: stored.id, restaurantIds, scopes }, 900);
-    return { id: stored.id, key: stored.api_key, authorization: `Bearer ${token}` };
-  }
+  const key = (name: string, restaurantIds: number[], scopes = ALL_SCOPES) =>
+    keyWithToken(db, name, restaurantIds, scopes);
   const staff = sessionFor(restaurant, ctx.secrets.sessionSecret).authorization;
   const api = (
     authorization: string,
@@ -154,20 +155,8 @@ test('the endpoints of a credential that loses the restaurant are disabled', asy
     'removing an application from the restaurant disables the endpoints it made there',
     async () => {
       const scopes = ['webhooks:write', 'webhooks:read', 'products:read'];
-      const pos = await storeOAuthClient(db, {
-        clientId: 'pos',
-        clientSecret: 'pos-secret',
-        name: 'POS',
-        scopes,
-        grantTypes: ['client_credentials'],
-        restaurantIds: [restaurant, other],
-      });
-      const token = await issueAccessToken(
-        db,
-        { oauthClientId: pos.id, restaurantIds: [restaurant, other], scopes },
-        900,
-      );
-      const authorization = `Bearer ${token}`;
+      const pos = await appWithToken(db, 'pos', [restaurant, other], scopes);
+      const { authorization } = pos;
       const here = await endpoint(authorization, '/app-here');
       const there = await endpoint(authorization, '/app-there', other);
       assert.deepEqual(await creator(here), { api_key_id: null, oauth_client_id: pos.id });
@@ -205,20 +194,8 @@ test('the endpoints of a credential that loses the restaurant are disabled', asy
       });
       assert.equal((await read(hook)).disabled_reason, 'the API key that created it was given a new secret');
       const scopes = ['webhooks:write', 'products:read'];
-      const erp = await storeOAuthClient(db, {
-        clientId: 'erp',
-        clientSecret: 'erp-secret',
-        name: 'ERP',
-        scopes,
-        grantTypes: ['client_credentials'],
-        restaurantIds: [restaurant],
-      });
-      const token = await issueAccessToken(
-        db,
-        { oauthClientId: erp.id, restaurantIds: [restaurant], scopes },
-        900,
-      );
-      const erpHook = await endpoint(`Bearer ${token}`, '/erp');
+      const erp = await appWithToken(db, 'erp', [restaurant], scopes);
+      const erpHook = await endpoint(erp.authorization, '/erp');
       await db
         .updateTable('oauth_clients')
         .set({ revoked_at: new Date() })
@@ -323,48 +300,21 @@ test('on PostgreSQL, an endpoint made while its key is revoked is disabled or re
 }, async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { db, restaurant } = world;
-  const { other, waits } = await raceConnection(t, world);
+  const race = await raceConnection(t, world);
 
   await t.test('a creation that holds the restaurant first is disabled by the revocation', async () => {
     const { apiKeyId } = await bearerFor(db, [restaurant], ALL_SCOPES);
-    // What insertEndpoint does: the restaurant's row, then the insert.
-    await other.query('begin');
-    await other.query('select id from restaurants where id = $1 for update', [restaurant]);
-    const revoked = revokeApiKey(db, apiKeyId);
-    await waits('commit%');
-    const { rows } = await other.query(
-      `insert into webhook_endpoints (restaurant_id, url, events, secret_encrypted, api_key_id)
-       values ($1, 'http://127.0.0.1:9/hook', '{product.updated}', 'x', $2) returning id`,
-      [restaurant, apiKeyId],
-    );
-    await other.query('commit');
-    assert.equal(await revoked, true);
-    const row = await db
-      .selectFrom('webhook_endpoints')
-      .select('disabled_reason')
-      .where('id', '=', rows[0].id)
-      .executeTakeFirstOrThrow();
-    assert.equal(row.disabled_reason, 'the API key that created it was revoked');
+    const { result, reason } = await race.createdFirst(apiKeyId, () => revokeApiKey(db, apiKeyId), 'commit%');
+    assert.equal(result, true);
+    assert.equal(reason, 'the API key that created it was revoked');
   });
 
   await t.test('a creation that waits for the revocation is refused', async () => {
     const { authorization, apiKeyId } = await bearerFor(db, [restaurant], ALL_SCOPES);
-    // What the revocation does: the key revoked, the restaurant's row locked at commit.
-    await other.query('begin');
-    await other.query('update api_keys set revoked_at = now() where id = $1', [apiKeyId]);
-    await other.query('select id from restaurants where id = $1 for no key update', [restaurant]);
-    const created = world.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: { authorization },
-      payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
-    });
-    await waits('%from "restaurants"%for update%');
-    await other.query('commit');
-    const res = await created;
+    const revoke = 'update api_keys set revoked_at = now() where id = $1';
+    const { res, written } = await race.createdAfter(apiKeyId, authorization, [revoke, [apiKeyId]]);
     assert.equal(res.statusCode, 401, res.body);
     assert.equal(res.json().key, 'invalid_token');
-    const { rows } = await sql`select 1 from webhook_endpoints where api_key_id = ${apiKeyId}`.execute(db);
-    assert.equal(rows.length, 0);
+    assert.equal(written, false);
   });
 });

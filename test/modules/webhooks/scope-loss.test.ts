@@ -2,14 +2,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { COMMANDS } from '../../../src/admin/commands.ts';
-import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
-import { storeApiKey } from '../../../src/modules/auth/api-keys.ts';
-import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
 import { EVENT_SCOPES } from '../../../src/modules/events/event-types.ts';
 import * as repository from '../../../src/modules/webhooks/endpoint-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { eventsWorld, raceConnection, worldWorker } from '../../support/events-world.ts';
+import {
+  appWithToken,
+  eventsWorld,
+  keyWithToken,
+  raceConnection,
+  worldWorker,
+} from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 import { sessionFor } from '../../support/tokens.ts';
 
@@ -23,16 +26,7 @@ test('the endpoints of a credential that loses a read scope are disabled', async
   t.after(() => receiver.close());
   const worker = worldWorker(t, world, { timeoutMs: 500 });
 
-  /** An API key (its plain key kept, to define it again by import) and a token for it. */
-  async function key(name: string, scopes: string[]) {
-    const stored = await storeApiKey(db, { name, restaurantIds: [restaurant], scopes, environment: 'test' });
-    const token = await issueAccessToken(
-      db,
-      { apiKeyId: stored.id, restaurantIds: [restaurant], scopes },
-      900,
-    );
-    return { id: stored.id, key: stored.api_key, authorization: `Bearer ${token}` };
-  }
+  const key = (name: string, scopes: string[]) => keyWithToken(db, name, [restaurant], scopes);
   /** Defines the key again by import, as an integrator's migration does. */
   const importKey = (k: { id: number; key: string }, scopes: string[]) =>
     COMMANDS.import(ctx, {
@@ -125,21 +119,9 @@ test('the endpoints of a credential that loses a read scope are disabled', async
     'an application that loses products:read by import has its product endpoints disabled',
     async () => {
       const scopes = ['webhooks:write', 'products:read', 'nfe-received:read'];
-      const erp = await storeOAuthClient(db, {
-        clientId: 'erp',
-        clientSecret: 'erp-secret',
-        name: 'ERP',
-        scopes,
-        grantTypes: ['client_credentials'],
-        restaurantIds: [restaurant],
-      });
-      const token = await issueAccessToken(
-        db,
-        { oauthClientId: erp.id, restaurantIds: [restaurant], scopes },
-        900,
-      );
-      const productHook = await endpoint(`Bearer ${token}`, '/erp-products', ['product.updated']);
-      const nfeHook = await endpoint(`Bearer ${token}`, '/erp-nfe', ['nfe_received.created']);
+      const erp = await appWithToken(db, 'erp', [restaurant], scopes);
+      const productHook = await endpoint(erp.authorization, '/erp-products', ['product.updated']);
+      const nfeHook = await endpoint(erp.authorization, '/erp-nfe', ['nfe_received.created']);
       const importClient = (clientScopes: string[]) =>
         COMMANDS.import(ctx, {
           data: {
@@ -256,60 +238,28 @@ test('on PostgreSQL, an endpoint made while its key loses a scope is disabled or
 }, async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { db, restaurant } = world;
-  const { other, waits } = await raceConnection(t, world);
-  async function key() {
-    const stored = await storeApiKey(db, {
-      name: 'racing',
-      restaurantIds: [restaurant],
-      scopes: WITH_PRODUCTS,
-      environment: 'test',
-    });
-    const token = await issueAccessToken(
-      db,
-      { apiKeyId: stored.id, restaurantIds: [restaurant], scopes: WITH_PRODUCTS },
-      900,
-    );
-    return { apiKeyId: stored.id, authorization: `Bearer ${token}` };
-  }
+  const race = await raceConnection(t, world);
+  const key = async () => {
+    const { id, authorization } = await keyWithToken(db, 'racing', [restaurant], WITH_PRODUCTS);
+    return { apiKeyId: id, authorization };
+  };
 
   await t.test('a creation that holds the restaurant first is disabled by the loss of scope', async () => {
     const { apiKeyId } = await key();
-    await other.query('begin');
-    await other.query('select id from restaurants where id = $1 for update', [restaurant]);
-    const narrowed = sql`update api_keys set scopes = ${WITHOUT_PRODUCTS} where id = ${apiKeyId}`.execute(db);
-    await waits('update api_keys%');
-    const { rows } = await other.query(
-      `insert into webhook_endpoints (restaurant_id, url, events, secret_encrypted, api_key_id)
-       values ($1, 'http://127.0.0.1:9/hook', '{product.updated}', 'x', $2) returning id`,
-      [restaurant, apiKeyId],
-    );
-    await other.query('commit');
-    await narrowed;
-    const row = await db
-      .selectFrom('webhook_endpoints')
-      .select('disabled_reason')
-      .where('id', '=', rows[0].id)
-      .executeTakeFirstOrThrow();
-    assert.equal(row.disabled_reason, 'the API key that created it no longer has the scope products:read');
+    const narrow = () =>
+      sql`update api_keys set scopes = ${WITHOUT_PRODUCTS} where id = ${apiKeyId}`.execute(db);
+    const { reason } = await race.createdFirst(apiKeyId, narrow, 'update api_keys%');
+    assert.equal(reason, 'the API key that created it no longer has the scope products:read');
   });
 
   await t.test('a creation that waits for the loss of scope is refused', async () => {
     const { authorization, apiKeyId } = await key();
-    // What the loss does: the scopes written, the restaurant's row locked at commit.
-    await other.query('begin');
-    await other.query('update api_keys set scopes = $1 where id = $2', [WITHOUT_PRODUCTS, apiKeyId]);
-    await other.query('select id from restaurants where id = $1 for no key update', [restaurant]);
-    const created = world.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: { authorization },
-      payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
-    });
-    await waits('%from "restaurants"%for update%');
-    await other.query('commit');
-    const res = await created;
+    const narrow = 'update api_keys set scopes = $1 where id = $2';
+    const { res, written } = await race.createdAfter(apiKeyId, authorization, [
+      narrow,
+      [WITHOUT_PRODUCTS, apiKeyId],
+    ]);
     assert.equal(res.statusCode, 401, res.body);
-    const { rows } = await sql`select 1 from webhook_endpoints where api_key_id = ${apiKeyId}`.execute(db);
-    assert.equal(rows.length, 0);
+    assert.equal(written, false);
   });
 });
