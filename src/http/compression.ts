@@ -12,8 +12,9 @@
 // short is sent as it is; a longer one goes as gzip, its head compressed per request and its rest
 // at most twice per ETag (SplitBody), or, for a client that takes only br, gathered and compressed in one
 // call. Once its rest is kept at the default level, the route answers a gzip client with it before
-// making the body (keptSplit): the menu's catalog is neither loaded nor planned. Strings (bodies of the schema serialisers) and bodies rendered for one answer
-// (json-reply.ts sendRenderedJson) are left to @fastify/compress.
+// making the body (keptSplit): the menu's catalog is neither loaded nor planned. Strings (bodies
+// of the schema serialisers) and bodies rendered for one answer (json-reply.ts sendRenderedJson)
+// are left to @fastify/compress.
 import { Readable } from 'node:stream';
 import v8 from 'node:v8';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
@@ -157,6 +158,10 @@ function sendEncoded(reply: FastifyReply, body: Buffer, encoding: Encoding): Buf
   return body;
 }
 
+/** A split body as gzip: its head compressed for this answer, then its rest compressed per tag. */
+const sendHeadAndRest = (reply: FastifyReply, head: Buffer, rest: Buffer): Buffer =>
+  sendEncoded(reply, Buffer.concat([gzipSync(head), rest]), 'gzip');
+
 export async function installCompression(app: FastifyInstance, splitTailBytes: number): Promise<void> {
   const tails =
     splitTailBytes > 0
@@ -178,7 +183,7 @@ export async function installCompression(app: FastifyInstance, splitTailBytes: n
       rest = kept ? encode(tail(), 'gzip') : encode(tail(), 'gzip', FIRST_READ);
       tails?.set(etag, { rest, final: Boolean(kept) });
     }
-    return sendEncoded(reply, Buffer.concat([gzipSync(head), rest]), 'gzip');
+    return sendHeadAndRest(reply, head, rest);
   }
 
   app.decorate('keptSplit', (request: FastifyRequest, reply: FastifyReply, head: () => Buffer) => {
@@ -188,7 +193,7 @@ export async function installCompression(app: FastifyInstance, splitTailBytes: n
     if (!kept?.final || !acceptedCodings(request.headers['accept-encoding']).includes('gzip'))
       return undefined;
     splitReads.inc({ source: 'kept' });
-    return sendEncoded(reply, Buffer.concat([gzipSync(head()), kept.rest]), 'gzip');
+    return sendHeadAndRest(reply, head(), kept.rest);
   });
 
   // App hooks run before the plugin's route hooks: what this one encodes, the plugin passes on.

@@ -16,11 +16,14 @@ export const FEED_SCOPES: Scope[] = [...new Set(Object.values(EVENT_SCOPES).flat
 
 export const isEventType = (type: string): type is EventType => Object.hasOwn(EVENT_SCOPES, type);
 
+/** Whether `scopes` hold a read scope of `type`. */
+export const reads = (scopes: readonly string[], type: EventType): boolean =>
+  EVENT_SCOPES[type].some((scope) => scopes.includes(scope));
+
 /** The types `principal` may see; a restaurant session (the console) sees them all. */
 export function readableTypes(principal: Principal): EventType[] {
   if (principal.kind === 'restaurant_session') return EVENT_TYPES;
-  const scopes: readonly string[] = principal.scopes;
-  return EVENT_TYPES.filter((type) => EVENT_SCOPES[type].some((scope) => scopes.includes(scope)));
+  return EVENT_TYPES.filter((type) => reads(principal.scopes, type));
 }
 
 /** The scope(s) to ask for, when `types` names one the principal may not see; null when it may see all. */

@@ -3,7 +3,7 @@
 // (src/modules/menu/boundary-job.ts).
 import type { NewEvent } from './outbox.ts';
 
-export type MenuChannel = 'in_store' | 'delivery';
+type MenuChannel = 'in_store' | 'delivery';
 
 /**
  * The channels a change shows in: both, whatever it is. Each channel's menu echoes every price and
@@ -14,11 +14,9 @@ export type MenuChannel = 'in_store' | 'delivery';
 export const CHANNELS: MenuChannel[] = ['in_store', 'delivery'];
 
 /** What changed the menu's answer: a product write, an import, or the time crossing a schedule boundary. */
-export const MENU_UPDATE_SOURCES = ['products', 'import', 'schedule'] as const;
+type MenuUpdateSource = 'products' | 'import' | 'schedule';
 
-export type MenuUpdateSource = (typeof MENU_UPDATE_SOURCES)[number];
-
-export type MenuUpdatedData = {
+type MenuUpdatedData = {
   channels: MenuChannel[];
   source: MenuUpdateSource;
   /** The products written, for `source: "products"` only. */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { PreviousSecret } from '../../db/types.ts';
-import { EVENT_SCOPES, isEventType } from '../events/event-types.ts';
+import { isEventType, reads } from '../events/event-types.ts';
 import { ISO_INSTANT } from '../events/outbox.ts';
 import { SUBSCRIBED } from './fanout.ts';
 
@@ -66,9 +66,7 @@ async function creatorHolds(
   // A token of neither (none is issued so) has no credential whose scopes could change.
   const held = rows[0].scopes;
   if (held === null) return true;
-  return events.every(
-    (type) => !isEventType(type) || EVENT_SCOPES[type].some((scope) => held.includes(scope)),
-  );
+  return events.every((type) => !isEventType(type) || reads(held, type));
 }
 
 const creatorColumns = (creator: Creator) => ({
