@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
 import { world } from '../import/world.ts';
-import { createTestDatabase, testDatabaseUrl } from '../support/database.ts';
+import { createTestDatabase, embeddedOnly, testDatabaseUrl } from '../support/database.ts';
 import { cliEnv, runCli, seededDataDir, tempDir } from './cli-process.ts';
 
 const NO_STACK = /\n\s+at |Error:/;
 
-test('the CLI without a running server', async (t) => {
+test('the CLI without a running server', embeddedOnly, async (t) => {
   const dataDir = await seededDataDir(t);
   const env = cliEnv(dataDir);
   const file = join(tempDir(t), 'world.json');
@@ -204,24 +204,22 @@ test('the CLI without a running server', async (t) => {
       'configuration error: ACCESS_TOKEN_TTL_SECONDS must be a whole number from 1 to 86400 (got "soon")\n',
     );
   });
+});
 
-  await t.test(
-    'on PostgreSQL the CLI connects directly, with no lock file',
-    { skip: !testDatabaseUrl },
-    async () => {
-      const database = await createTestDatabase();
-      t.after(() => database.close());
-      const pgDir = tempDir(t);
-      const pgEnv = cliEnv(pgDir, { DATABASE_URL: database.url });
-      const imported = await runCli(['import', file, '--json'], pgEnv);
-      assert.equal(imported.code, 0, imported.stderr);
-      const key = JSON.parse(
-        (await runCli(['api-key', 'create', '--restaurant', '2', '--scope', 'menu:read', '--json'], pgEnv))
-          .stdout,
-      );
-      const stored = await database.db.selectFrom('api_keys').select('id').where('id', '=', key.id).execute();
-      assert.equal(stored.length, 1);
-      assert.equal(existsSync(join(pgDir, 'comanda.lock')), false);
-    },
+test('on PostgreSQL the CLI connects directly, with no lock file', { skip: !testDatabaseUrl }, async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const file = join(tempDir(t), 'world.json');
+  writeFileSync(file, JSON.stringify(world()));
+  const pgDir = tempDir(t);
+  const pgEnv = cliEnv(pgDir, { DATABASE_URL: database.url });
+  const imported = await runCli(['import', file, '--json'], pgEnv);
+  assert.equal(imported.code, 0, imported.stderr);
+  const key = JSON.parse(
+    (await runCli(['api-key', 'create', '--restaurant', '2', '--scope', 'menu:read', '--json'], pgEnv))
+      .stdout,
   );
+  const stored = await database.db.selectFrom('api_keys').select('id').where('id', '=', key.id).execute();
+  assert.equal(stored.length, 1);
+  assert.equal(existsSync(join(pgDir, 'comanda.lock')), false);
 });

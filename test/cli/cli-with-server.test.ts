@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
+import { embeddedOnly } from '../support/database.ts';
 import { cliEnv, runCli, seededDataDir, serve } from './cli-process.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -37,7 +38,7 @@ function postToSocket(socketPath: string, token: string): Promise<number | undef
   });
 }
 
-test('the CLI while the server runs on the same data folder', async (t) => {
+test('the CLI while the server runs on the same data folder', embeddedOnly, async (t) => {
   const dataDir = await seededDataDir(t);
   const env = cliEnv(dataDir, { PORT: '0' });
   const server = await serve(env);

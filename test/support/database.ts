@@ -48,6 +48,15 @@ export async function pgliteTemplate(): Promise<Blob> {
 }
 
 export const testDatabaseUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL : undefined;
+/**
+ * The options of a test of the embedded database alone (CLI processes on a DATA_DIR of their own,
+ * whatever DATABASE_URL says): it runs when the suite runs on PGlite, and skips on PostgreSQL,
+ * where it would start the same processes on the same embedded database again (.ci/run runs the
+ * suite on PGlite first).
+ */
+export const embeddedOnly = {
+  skip: testDatabaseUrl ? 'the embedded database alone: the suite run on PGlite runs it' : false,
+};
 /** DATABASE_POOLER=transaction: the PostgreSQL tests run through PgBouncer (see .ci/run). */
 export const testPooler = parseConfig(process.env).databasePooler;
 
