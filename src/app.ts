@@ -13,6 +13,7 @@ import { installHealth } from './http/health.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installRateLimits } from './http/rate-limit.ts';
+import { installRequestCoding } from './http/request-coding.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { meRoutes } from './modules/auth/me.ts';
@@ -52,6 +53,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
+  installRequestCoding(app);
   installDraining(app);
   installSecurityHeaders(app);
   installRateLimits(app, ctx);

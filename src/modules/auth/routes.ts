@@ -3,7 +3,7 @@
 // anything but a form with invalid_request), and every client error keeps RFC 6749's shape.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { OAuthError, oauthErrors } from '../../http/errors.ts';
+import { AppError, OAuthError, oauthErrors } from '../../http/errors.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { isBrowserApproval, showConsent } from '../console/consent.ts';
 import { type AuthorizeQuery, authorize } from './authorize.ts';
@@ -59,6 +59,8 @@ const AuthorizeQuerySchema = Type.Object({
 function asOAuthError(error: FastifyError): Error {
   if (error instanceof OAuthError) return error;
   if (error.validation) return oauthErrors.invalidRequest('A parameter is invalid or sent more than once.');
+  // The catalogue's own 400s say what is wrong with the request (a body in a content coding).
+  if (error instanceof AppError && error.statusCode === 400) return oauthErrors.invalidRequest(error.message);
   if (error.statusCode && error.statusCode < 500) return oauthErrors.invalidRequest('Malformed request.');
   return error;
 }
