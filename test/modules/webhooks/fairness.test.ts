@@ -2,8 +2,30 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordEvents } from '../../../src/modules/events/outbox.ts';
-import { eventsWorld, worldWorker } from '../../support/events-world.ts';
-import { startReceiver } from '../../support/receiver.ts';
+import { type EventsWorld, eventsWorld, worldWorker } from '../../support/events-world.ts';
+import { type Receiver, startReceiver } from '../../support/receiver.ts';
+
+/** An endpoint of `restaurant` for product.updated, delivering to `path` on the receiver. */
+async function endpoint(world: EventsWorld, receiver: Receiver, restaurant: number, path: string) {
+  const res = await world.app.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: { authorization: await world.bearer(undefined, [restaurant]) },
+    payload: { url: receiver.url(path), events: ['product.updated'] },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+}
+
+/** `n` product.updated events of `restaurant`. */
+const events = (world: EventsWorld, restaurant: number, n: number) =>
+  recordEvents(
+    world.db,
+    Array.from({ length: n }, (_, i) => ({
+      restaurant_id: restaurant,
+      type: 'product.updated' as const,
+      data: { product_id: i },
+    })),
+  );
 
 test("a receiver that never answers holds none of another endpoint's deliveries back, and only a few slots once failing", async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
@@ -22,32 +44,13 @@ test("a receiver that never answers holds none of another endpoint's deliveries 
     mostHanging = Math.max(mostHanging, ++hanging);
     res.on('close', () => hanging--);
   };
-  for (const [restaurant, path] of [
-    [world.restaurant, '/silent'],
-    [world.other, '/ok'],
-  ] as const) {
-    const res = await world.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: { authorization: await world.bearer(undefined, [restaurant]) },
-      payload: { url: receiver.url(path), events: ['product.updated'] },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-  }
-  const events = (restaurant: number, n: number) =>
-    recordEvents(
-      world.db,
-      Array.from({ length: n }, (_, i) => ({
-        restaurant_id: restaurant,
-        type: 'product.updated' as const,
-        data: { product_id: i },
-      })),
-    );
+  await endpoint(world, receiver, world.restaurant, '/silent');
+  await endpoint(world, receiver, world.other, '/ok');
   const timeoutMs = 1_000;
   const worker = worldWorker(t, world, { timeoutMs });
 
   // A bulk edit of A: more deliveries than a worker sends at once, all to the silent receiver.
-  await events(world.restaurant, 60);
+  await events(world, world.restaurant, 60);
   worker.start();
   const silent = () => receiver.received.filter((r) => r.path === '/silent').length;
   while (silent() === 0) await sleep(10);
@@ -55,7 +58,7 @@ test("a receiver that never answers holds none of another endpoint's deliveries 
 
   // An edit of B while A's attempts hang: its delivery goes out at once, not after them.
   const written = Date.now();
-  await events(world.other, 1);
+  await events(world, world.other, 1);
   while (!answered.length && Date.now() - written < 4 * timeoutMs) await sleep(10);
   assert.equal(answered.length, 1, "B's delivery was not sent");
   const waited = answered[0] - written;
@@ -90,37 +93,19 @@ test("a restaurant whose many endpoints hang holds its share of the instance's s
     res.on('close', () => hanging--);
     void released.then(() => res.writeHead(204).end());
   };
-  const create = async (restaurant: number, path: string) => {
-    const res = await world.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: { authorization: await world.bearer(undefined, [restaurant]) },
-      payload: { url: receiver.url(path), events: ['product.updated'] },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-  };
   // Four endpoints of A, each under its own cap (the batch), together more than the instance's slots.
-  for (const path of ['/a1', '/a2', '/a3', '/a4']) await create(world.restaurant, path);
-  await create(world.other, '/ok');
-  const events = (restaurant: number, n: number) =>
-    recordEvents(
-      world.db,
-      Array.from({ length: n }, (_, i) => ({
-        restaurant_id: restaurant,
-        type: 'product.updated' as const,
-        data: { product_id: i },
-      })),
-    );
+  for (const path of ['/a1', '/a2', '/a3', '/a4']) await endpoint(world, receiver, world.restaurant, path);
+  await endpoint(world, receiver, world.other, '/ok');
   // Attempts that never time out during the test: only the shares decide who is sent.
   const worker = worldWorker(t, world, { timeoutMs: 120_000, batch: 10, concurrency: 10, restaurantCap: 4 });
-  await events(world.restaurant, 10); // 40 deliveries to A's hanging receivers
+  await events(world, world.restaurant, 10); // 40 deliveries to A's hanging receivers
   worker.start();
   const until = async (what: string, done: () => boolean) => {
     for (const end = Date.now() + 20_000; !done(); await sleep(10))
       assert.ok(Date.now() < end, `waited 20 s for ${what}`);
   };
   await until("A's first attempts", () => hanging > 0);
-  await events(world.other, 1);
+  await events(world, world.other, 1);
   await until("B's delivery, while A's attempts hang", () => answeredB === 1);
   assert.ok(hanging > 0, "A's attempts still hang");
   // A's share reached (polled: on a loaded machine its last requests may still be on their way),
