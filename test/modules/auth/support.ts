@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Db } from '../../../src/db/database.ts';
+import { SCOPES } from '../../../src/http/principal.ts';
 import { issueAccessToken } from '../../../src/modules/auth/access-tokens.ts';
 import { storeApiKey } from '../../../src/modules/auth/api-keys.ts';
 import { storeOAuthClient } from '../../../src/modules/auth/oauth-clients.ts';
@@ -18,20 +19,10 @@ export async function seedRestaurants(db: Db, count: number): Promise<number[]> 
   return rows.map((r) => r.id);
 }
 
-export const ALL_SCOPES = [
-  'products:read',
-  'products:write',
-  'menu:read',
-  'financial:read',
-  'nfe-received:read',
-  'webhooks:read',
-  'webhooks:write',
-];
-
 export async function newKey(
   db: Db,
   restaurantIds: number[],
-  scopes = ALL_SCOPES,
+  scopes: string[] = SCOPES,
   environment?: 'live' | 'test',
 ) {
   return storeApiKey(db, { name: 'integration', restaurantIds, scopes, environment });
