@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { protectedRoute, randomCredential, seedRestaurants } from '../modules/auth/support.ts';
 import { buildTestApp } from '../support/app.ts';
+import { freePort } from '../support/ports.ts';
 
 const hasRedis = (() => {
   try {
@@ -16,14 +17,6 @@ const hasRedis = (() => {
     return false;
   }
 })();
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(

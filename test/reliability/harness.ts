@@ -4,12 +4,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { freePort } from '../support/ports.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 type Hooks = { after(fn: () => unknown): void };
@@ -18,17 +19,6 @@ export const SECRETS = {
   RESTAURANT_SESSION_SECRET: 'reliability-session-secret-of-at-least-32-chars',
   FISCAL_TOKEN_KEY: 'reliability-fiscal-token-key-of-at-least-32-chars',
 };
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export function tempDir(t: Hooks, prefix = 'comanda-rel-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

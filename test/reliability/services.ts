@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './harness.ts';
+import { freePort } from '../support/ports.ts';
 
 type Hooks = { after(fn: () => unknown): void };
 
