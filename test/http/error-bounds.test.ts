@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { FULL_CHECK_VALUES } from '../../src/http/validation.ts';
 import { logCapture } from '../modules/auth/support.ts';
-import { buildTestApp } from '../support/app.ts';
+import { buildTestApp, echoRoute } from '../support/app.ts';
 
 const ANSWER_BOUND = 8 * 1024;
 const LOG_LINE_BOUND = 16 * 1024;
 
 function testRoutes(app: FastifyInstance) {
-  app.post(
-    '/test/echo',
-    {
-      schema: {
-        body: Type.Object(
-          { price: Type.Number(), name: Type.Optional(Type.String()) },
-          { additionalProperties: false },
-        ),
-      },
-    },
-    async (request) => request.body,
-  );
+  echoRoute(app);
   app.get('/test/huge-failure', async () => {
     throw Object.assign(new Error(`boom ${'m'.repeat(100_000)}`), { detail: 'd'.repeat(100_000) });
   });

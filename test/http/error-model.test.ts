@@ -1,25 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { errors } from '../../src/http/errors.ts';
-import { buildTestApp } from '../support/app.ts';
+import { buildTestApp, echoRoute } from '../support/app.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function testRoutes(app: FastifyInstance) {
-  app.post(
-    '/test/echo',
-    {
-      schema: {
-        body: Type.Object(
-          { price: Type.Number(), name: Type.Optional(Type.String()) },
-          { additionalProperties: false },
-        ),
-      },
-    },
-    async (request) => request.body,
-  );
+  echoRoute(app);
   app.get('/test/boom', async () => {
     throw new Error('password=hunter2 at /srv/internal/file.ts:12');
   });

@@ -1,6 +1,7 @@
 // buildTestApp(t): an app on a fresh migrated database, closed after the test.
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { buildApp } from '../../src/app.ts';
 import { type Config, parseConfig } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
@@ -45,4 +46,21 @@ export async function buildTestApp(
     if (!options.database) await database.close();
   });
   return { app, ctx, database };
+}
+
+/** For `routes`: POST /test/echo, a body of a number `price` and an optional string `name` and
+ * nothing else, answered as sent (the validation errors' route). */
+export function echoRoute(app: FastifyInstance): void {
+  app.post(
+    '/test/echo',
+    {
+      schema: {
+        body: Type.Object(
+          { price: Type.Number(), name: Type.Optional(Type.String()) },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async (request) => request.body,
+  );
 }
