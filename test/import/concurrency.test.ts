@@ -24,11 +24,20 @@ const RACE = {
  */
 const WAIT_MS = 30_000;
 
-async function raceDatabase(t: TestContext) {
+/** A database of its own holding the world file, once `extend` has added to it; the file is returned too. */
+async function raceDatabase(t: TestContext, extend: (file: ReturnType<typeof world>) => void = () => {}) {
   const database = await createTestDatabase();
   t.after(() => database.close());
-  return { database, db: database.db };
+  const file = world();
+  extend(file);
+  await load(database.db, file);
+  return { database, db: database.db, file };
 }
+
+/** The world with category 101, Massas, of restaurant 1 (no products). */
+const withMassas = (file: ReturnType<typeof world>) => {
+  file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
+};
 
 /** A connection of its own, to hold a transaction open while an import runs. */
 async function connection(t: TestContext, url: string) {
@@ -41,7 +50,6 @@ async function connection(t: TestContext, url: string) {
 
 test('an import that waits for an edit of a product compares with the edited product', RACE, async (t) => {
   const { database, db } = await raceDatabase(t);
-  await load(db, world());
   const editor = await connection(t, database.url);
   const seq = async () =>
     (await sql<{ seq: string }>`select max(seq) as seq from events`.execute(db)).rows[0].seq;
@@ -86,10 +94,7 @@ test(
   'an import that changes a category does not deadlock with a move of a product into it',
   RACE,
   async (t) => {
-    const { database, db } = await raceDatabase(t);
-    const file = world();
-    file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
-    await load(db, file);
+    const { database, db } = await raceDatabase(t, withMassas);
     // The API's side: its own connection, taking the product routes' locks with their own functions.
     const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
     t.after(() => api.close());
@@ -106,15 +111,7 @@ test(
       assert.equal((await lockProducts(trx, 1, [1001])).length, 1);
       importing = load(db, changed);
       importing.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-      const deadline = Date.now() + WAIT_MS;
-      for (;;) {
-        await sql`select pg_stat_clear_snapshot()`.execute(trx);
-        const waiting = await sql`select 1 from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`.execute(trx);
-        if (waiting.rows.length) break;
-        assert.ok(Date.now() < deadline, 'the import never waited for the product');
-        await sleep(20);
-      }
+      await untilWaiting(trx, 1, 'the import never waited for the product');
       // Deadlock detection runs after deadlock_timeout (1 s): the inversion, if there, is found here.
       const destinations = await lockDestinations(trx, 1, [101]);
       assert.ok(destinations.has(101), 'the category was not locked');
@@ -165,29 +162,35 @@ async function bothImport(
   assert.equal(b.status, 'fulfilled', `the second import failed: ${b.status === 'rejected' && b.reason}`);
 }
 
-/** Waits (at most WAIT_MS) until `count` backends of the database wait for a lock, read on `client`. */
-async function untilWaiting(client: pg.Client, count: number, what: string) {
+/**
+ * Waits (at most WAIT_MS) until `count` backends of the database wait for a lock, read on `client`
+ * (a connection or a Kysely transaction).
+ */
+async function untilWaiting(client: pg.Client | Db, count: number, what: string) {
+  const read = async (text: string) =>
+    client instanceof pg.Client
+      ? (await client.query(text)).rows
+      : (await sql.raw(text).execute(client)).rows;
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     // Within a transaction pg_stat_activity is read once and kept: cleared, it is read anew.
-    await client.query('select pg_stat_clear_snapshot()');
-    const waiting = await client.query(
+    await read('select pg_stat_clear_snapshot()');
+    const waiting = await read(
       `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
     );
-    if (waiting.rowCount! >= count) return;
+    if (waiting.length >= count) return;
     assert.ok(Date.now() < deadline, what);
     await sleep(20);
   }
 }
 
 test('two imports that change the same categories in opposite orders do not deadlock', RACE, async (t) => {
-  const { database, db } = await raceDatabase(t);
   const category = (id: number, name: string) => ({ id, restaurant_id: 1, brand_id: 10, name });
   // Categories without products: the imports' product locks (taken first, in id order) do not
   // order them before they reach the categories.
-  const file = world();
-  file.product_categories.push(category(101, 'Massas'), category(102, 'Saladas'), category(103, 'Doces'));
-  await load(db, file);
+  const { database, db } = await raceDatabase(t, (file) => {
+    file.product_categories.push(category(101, 'Massas'), category(102, 'Saladas'), category(103, 'Doces'));
+  });
   const holder = await connection(t, database.url);
 
   // Written in file order, first locks 101 and then waits for 103 (held); second, once first
@@ -214,15 +217,20 @@ test(
   "an import's changed brands and categories do not block other writers' foreign-key checks",
   RACE,
   async (t) => {
-    const { database, db } = await raceDatabase(t);
-    const file = world();
-    file.brands.push({ id: 11, restaurant_id: 1, name: 'Bella Massas' });
-    file.product_categories.push(
-      { id: 101, restaurant_id: 1, brand_id: 11, name: 'Massas' },
-      { id: 102, restaurant_id: 1, brand_id: 10, name: 'Saladas' },
-    );
-    file.products.push({ id: 1003, restaurant_id: 1, product_category_id: 102, name: 'Caprese', price: 30 });
-    await load(db, file);
+    const { database, db, file } = await raceDatabase(t, (file) => {
+      file.brands.push({ id: 11, restaurant_id: 1, name: 'Bella Massas' });
+      file.product_categories.push(
+        { id: 101, restaurant_id: 1, brand_id: 11, name: 'Massas' },
+        { id: 102, restaurant_id: 1, brand_id: 10, name: 'Saladas' },
+      );
+      file.products.push({
+        id: 1003,
+        restaurant_id: 1,
+        product_category_id: 102,
+        name: 'Caprese',
+        price: 30,
+      });
+    });
     const api = await openDatabase({ databaseUrl: database.url, pooler: testPooler });
     t.after(() => api.close());
 
@@ -279,14 +287,13 @@ test(
   'two imports that write two restaurants in opposite orders do not deadlock at commit',
   RACE,
   async (t) => {
-    const { database, db } = await raceDatabase(t);
     // Categories without products, so that the imports' product locks do not order them.
-    const file = world();
-    file.product_categories.push(
-      { id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' },
-      { id: 201, restaurant_id: 2, brand_id: 20, name: 'Caldos' },
-    );
-    await load(db, file);
+    const { database, db, file } = await raceDatabase(t, (file) => {
+      file.product_categories.push(
+        { id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' },
+        { id: 201, restaurant_id: 2, brand_id: 20, name: 'Caldos' },
+      );
+    });
     const holder = await connection(t, database.url);
 
     // No row in common: first writes restaurant 2 (a category) then restaurant 1 (a supplier),
@@ -322,10 +329,7 @@ test(
   'an import that renames a restaurant does not deadlock with a write of that restaurant',
   RACE,
   async (t) => {
-    const { database, db } = await raceDatabase(t);
-    const file = world();
-    file.product_categories.push({ id: 101, restaurant_id: 1, brand_id: 10, name: 'Massas' });
-    await load(db, file);
+    const { database, db, file } = await raceDatabase(t, withMassas);
     const writer = await connection(t, database.url);
 
     // A write of restaurant 1 (a category's, as PUT would) holds category 101 while the import,
