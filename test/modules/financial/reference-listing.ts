@@ -1,17 +1,14 @@
-// The listing as it was before the summary cache (count + totals aggregate, OFFSET page, then the
-// items), kept as the reference the cached listing must equal byte for byte. It is mounted on a
-// test-only route with the real route's schemas, so both go through the same serialiser.
+// The listing computed the plain way, kept as the reference the cached listing (the summary cache,
+// the keyset pages) must equal byte for byte: every cash flow of the restaurant read at once, then
+// filtered, counted, summed, sorted and paged in JavaScript, with the names looked up in maps. It is
+// mounted on a test-only route with the real route's schemas, so both go through the same serialiser.
 
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../../src/db/database.ts';
 import { mapCashFlow } from '../../../src/modules/financial/cash-flows-map.ts';
 import { parseCashFlowQuery } from '../../../src/modules/financial/cash-flows-query.ts';
-import {
-  type CashFlowRow,
-  dateColumn,
-  mainEntries,
-} from '../../../src/modules/financial/cash-flows-repository.ts';
+import type { CashFlowRow } from '../../../src/modules/financial/cash-flows-repository.ts';
 import {
   CashFlowsQuery,
   type CashFlowsQuerystring,
@@ -20,97 +17,119 @@ import {
 
 export const REFERENCE_URL = '/test/reference-cash-flows';
 
-const sumOf = (condition: string) =>
-  sql<string>`round(coalesce(sum(g.value) filter (where ${sql.raw(condition)}), 0), 2)::text`;
+const PAGE = 100;
 
-function withNames(db: Db) {
-  return db
-    .selectFrom('cash_flows as c')
-    .leftJoin('suppliers as s', (j) =>
-      j.onRef('s.restaurant_id', '=', 'c.restaurant_id').onRef('s.id', '=', 'c.provider_id'),
-    )
-    .leftJoin('bank_accounts as b', (j) =>
-      j.onRef('b.restaurant_id', '=', 'c.restaurant_id').onRef('b.id', '=', 'c.bank_account_id'),
-    )
-    .leftJoin('payment_methods as m', (j) =>
-      j.onRef('m.restaurant_id', '=', 'c.restaurant_id').onRef('m.id', '=', 'c.payment_method_id'),
-    )
-    .leftJoin('cost_centres as k', (j) =>
-      j.onRef('k.restaurant_id', '=', 'c.restaurant_id').onRef('k.id', '=', 'c.category_subcategory_id'),
-    )
-    .select([
-      'c.id',
-      'c.parent_id',
-      'c.entry_type',
-      'c.description',
-      sql<string>`c.value::text`.as('value'),
-      'c.due_date',
-      'c.competence_date',
-      'c.paid',
-      'c.paid_at',
-      'c.is_earning',
-      'c.counts_for_result',
-      'c.provider_id',
-      's.name as provider_name',
-      'c.bank_account_id',
-      'b.name as bank_account_name',
-      'c.payment_method_id',
-      'm.name as payment_method_name',
-      'c.category_subcategory_id',
-      'k.name as category_subcategory_name',
-    ]);
+/** numeric(12,2) text <-> whole cents. */
+const toCents = (value: string) => Math.round(Number(value) * 100);
+function money(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** id -> name of one of the restaurant's tables. */
+async function namesOf(
+  db: Db,
+  table: 'suppliers' | 'bank_accounts' | 'payment_methods' | 'cost_centres',
+  restaurantId: number,
+) {
+  const rows = await db
+    .selectFrom(table)
+    .select(['id', 'name'])
+    .where('restaurant_id', '=', restaurantId)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 export async function referenceListing(db: Db, restaurantId: number, query: CashFlowsQuerystring) {
   const f = parseCashFlowQuery(query);
-  const groups = mainEntries(db, restaurantId, f)
-    .select(['c.is_earning', 'c.paid', sql<number>`count(*)`.as('n'), sql<string>`sum(c.value)`.as('value')])
-    .groupBy(['c.is_earning', 'c.paid'])
-    .as('g');
-  const { total, ...totals } = await db
-    .selectFrom(groups)
-    .select([
-      sql<number>`coalesce(sum(g.n), 0)::int`.as('total'),
-      sumOf('g.is_earning').as('total_earnings'),
-      sumOf('g.is_earning and g.paid').as('total_earnings_paid'),
-      sumOf('not g.is_earning').as('total_expenses'),
-      sumOf('not g.is_earning and g.paid').as('total_expenses_paid'),
-    ])
-    .executeTakeFirstOrThrow();
-  const pageIds = mainEntries(db, restaurantId, f)
-    .select('c.id')
-    .orderBy(dateColumn(f))
-    .orderBy('c.id')
-    .limit(100)
-    .offset(f.offset);
-  const page = (await withNames(db)
-    .where('c.restaurant_id', '=', restaurantId)
-    .where('c.id', 'in', () => pageIds)
-    .orderBy(dateColumn(f))
-    .orderBy('c.id')
-    .execute()) as CashFlowRow[];
-  const parents = page.filter((row) => row.entry_type !== 'standalone').map((row) => row.id);
-  const items = parents.length
-    ? ((await withNames(db)
-        .where('c.restaurant_id', '=', restaurantId)
-        .where('c.parent_id', 'in', parents)
-        .where('c.deleted_at', 'is', null)
-        .orderBy('c.parent_id')
-        .orderBy('c.id')
-        .execute()) as CashFlowRow[])
-    : [];
-  const children = Map.groupBy(items, (row) => row.parent_id);
+  const [suppliers, banks, methods, centres] = await Promise.all([
+    namesOf(db, 'suppliers', restaurantId),
+    namesOf(db, 'bank_accounts', restaurantId),
+    namesOf(db, 'payment_methods', restaurantId),
+    namesOf(db, 'cost_centres', restaurantId),
+  ]);
+  const live = (
+    await db
+      .selectFrom('cash_flows')
+      .select([
+        'id',
+        'parent_id',
+        'entry_type',
+        'description',
+        sql<string>`value::text`.as('value'),
+        'due_date',
+        'competence_date',
+        'paid',
+        'paid_at',
+        'is_earning',
+        'counts_for_result',
+        'provider_id',
+        'bank_account_id',
+        'payment_method_id',
+        'category_subcategory_id',
+      ])
+      .where('restaurant_id', '=', restaurantId)
+      .where('deleted_at', 'is', null)
+      .execute()
+  ).map(
+    (row): CashFlowRow => ({
+      ...row,
+      provider_name: row.provider_id === null ? null : (suppliers.get(row.provider_id) ?? null),
+      bank_account_name: row.bank_account_id === null ? null : (banks.get(row.bank_account_id) ?? null),
+      payment_method_name:
+        row.payment_method_id === null ? null : (methods.get(row.payment_method_id) ?? null),
+      category_subcategory_name:
+        row.category_subcategory_id === null ? null : (centres.get(row.category_subcategory_id) ?? null),
+    }),
+  );
+  const itemsOf = Map.groupBy(
+    live.filter((row) => row.parent_id !== null),
+    (row) => row.parent_id,
+  );
+  const dateOf = (row: CashFlowRow) =>
+    f.dateType === 'due_date' ? row.due_date : (row.competence_date ?? row.due_date);
+  const mains = live
+    .filter(
+      (row) =>
+        row.parent_id === null &&
+        dateOf(row) >= f.startDate &&
+        dateOf(row) <= f.endDate &&
+        (f.paid === undefined || row.paid === f.paid) &&
+        (f.isEarning === undefined || row.is_earning === f.isEarning) &&
+        (f.providerId === undefined || row.provider_id === f.providerId) &&
+        (f.bankAccountId === undefined || row.bank_account_id === f.bankAccountId) &&
+        (f.paymentMethodId === undefined || row.payment_method_id === f.paymentMethodId) &&
+        (f.categorySubcategoryId === undefined ||
+          row.category_subcategory_id === f.categorySubcategoryId ||
+          (itemsOf.get(row.id) ?? []).some(
+            (item) => item.category_subcategory_id === f.categorySubcategoryId,
+          )),
+    )
+    .sort((a, b) => (dateOf(a) < dateOf(b) ? -1 : dateOf(a) > dateOf(b) ? 1 : a.id - b.id));
+  const sum = (keep: (row: CashFlowRow) => boolean) =>
+    money(mains.filter(keep).reduce((total, row) => total + toCents(row.value), 0));
+  const page = mains.slice(f.offset, f.offset + PAGE);
   return {
-    total,
+    total: mains.length,
     count: page.length,
-    remaining: Math.max(0, total - f.offset - page.length),
-    limit: 100,
+    remaining: Math.max(0, mains.length - f.offset - page.length),
+    limit: PAGE,
     offset: f.offset,
     start_date: f.startDate,
     end_date: f.endDate,
     date_type: f.dateType,
-    totals,
-    cash_flows: page.map((row) => mapCashFlow(row, children.get(row.id) ?? [])),
+    totals: {
+      total_earnings: sum((row) => row.is_earning),
+      total_earnings_paid: sum((row) => row.is_earning && row.paid),
+      total_expenses: sum((row) => !row.is_earning),
+      total_expenses_paid: sum((row) => !row.is_earning && row.paid),
+    },
+    cash_flows: page.map((row) =>
+      mapCashFlow(
+        row,
+        row.entry_type === 'standalone' ? [] : (itemsOf.get(row.id) ?? []).sort((a, b) => a.id - b.id),
+      ),
+    ),
   };
 }
 
