@@ -2,17 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ComandaClient, ComandaError } from '../../src/client/index.ts';
 import { startFiscalSimulator } from '../../src/fiscal-simulator/fiscal-simulator.ts';
-import {
-  buildProviderDocument,
-  type ProviderDocument,
-} from '../../src/fiscal-simulator/simulator-documents.ts';
+import type { ProviderDocument } from '../../src/fiscal-simulator/simulator-documents.ts';
 import { catalogWorld } from '../support/catalog-world.ts';
 import {
   generateEntries,
   insertEntries,
   insertRestaurant as insertFinanceRestaurant,
 } from '../support/financial-world.ts';
-import { insertBrand, insertNote } from '../support/nfe-world.ts';
+import { insertBrand, insertNote, providerDocumentOf } from '../support/nfe-world.ts';
 import { sessionFor } from '../support/tokens.ts';
 import { apiKeyFor, listeningApp, recordingFetch } from './support.ts';
 
@@ -214,16 +211,7 @@ test('ComandaClient against the real server over a socket', async (t) => {
       });
       assert.equal(note.id, id);
       const access_key = note.identification.access_key;
-      documents.set(
-        access_key,
-        buildProviderDocument({
-          access_key,
-          issuer_name: 'Distribuidora Sul',
-          issuer_document: '12345678000199',
-          total: '300.00',
-          issued_at: '2026-01-10T13:00:00Z',
-        }),
-      );
+      documents.set(access_key, providerDocumentOf(access_key));
       const detail = await client.getReceivedNfe(id);
       assert.equal(detail.identification.access_key, access_key);
       assert.equal(detail.processing.return_in_progress, false);

@@ -10,13 +10,10 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startFiscalSimulator } from '../../src/fiscal-simulator/fiscal-simulator.ts';
-import {
-  buildProviderDocument,
-  type ProviderDocument,
-} from '../../src/fiscal-simulator/simulator-documents.ts';
+import type { ProviderDocument } from '../../src/fiscal-simulator/simulator-documents.ts';
 import { catalogWorld } from '../support/catalog-world.ts';
 import { generateEntries, insertEntries, insertRestaurant } from '../support/financial-world.ts';
-import { insertBrand, insertNote } from '../support/nfe-world.ts';
+import { insertBrand, insertNote, providerDocumentOf } from '../support/nfe-world.ts';
 import { node20Bin } from '../support/node20.ts';
 import { apiKeyFor, listeningApp } from './support.ts';
 
@@ -123,16 +120,7 @@ test('the packed client installs into an empty project and runs on Node 20 again
           .where('id', '=', note)
           .executeTakeFirstOrThrow()
       ).access_key as string;
-      documents.set(
-        access_key,
-        buildProviderDocument({
-          access_key,
-          issuer_name: 'Distribuidora Sul',
-          issuer_document: '12345678000199',
-          total: '300.00',
-          issued_at: '2026-01-10T13:00:00Z',
-        }),
-      );
+      documents.set(access_key, providerDocumentOf(access_key));
 
       // Asynchronous: the server answering the script runs in this process.
       const { stdout } = await promisify(execFile)('node', ['integrator.mjs'], {

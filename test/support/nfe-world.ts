@@ -3,6 +3,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import type { NfeReceivedTable } from '../../src/db/types.ts';
+import { buildProviderDocument } from '../../src/fiscal-simulator/simulator-documents.ts';
 import { encryptSecret } from '../../src/lib/encryption.ts';
 
 export const NFE_SCOPE = 'nfe-received:read';
@@ -79,6 +80,18 @@ export async function insertSupplier(
 
 let sequence = 1000;
 
+/** The issuer, total and issue time of a note insertNote writes unless told otherwise. */
+const NOTE_ISSUE = {
+  issuer_name: 'Distribuidora Sul',
+  issuer_document: '12345678000199',
+  total: '300.00',
+  issued_at: '2026-01-10T13:00:00Z',
+};
+
+/** The fiscal provider's document of the note `access_key` with insertNote's default issue. */
+export const providerDocumentOf = (access_key: string) =>
+  buildProviderDocument({ access_key, ...NOTE_ISSUE });
+
 export type NoteInput = Omit<Partial<Insertable<NfeReceivedTable>>, 'restaurant_id'>;
 
 /** A confirmed, authorized note of 2026-01-10 unless told otherwise; `sped` is JSON text. */
@@ -93,14 +106,11 @@ export async function insertNote(db: Db, restaurantId: number, input: NoteInput 
       series: '1',
       state: 'SP',
       type: '1',
-      issuer_name: 'Distribuidora Sul',
-      issuer_document: '12345678000199',
-      total: '300.00',
+      ...NOTE_ISSUE,
       situation: 'autorizada',
       complete: true,
       manifestation_type: 'confirmacao',
       manifested_at: '2026-01-11T10:00:00Z',
-      issued_at: '2026-01-10T13:00:00Z',
       created_at: '2026-01-10T13:05:00Z',
       updated_at: '2026-01-10T13:05:00Z',
       ...input,

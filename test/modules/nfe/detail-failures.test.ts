@@ -5,13 +5,17 @@ import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { startFiscalSimulator } from '../../../src/fiscal-simulator/fiscal-simulator.ts';
-import {
-  buildProviderDocument,
-  type ProviderDocument,
-} from '../../../src/fiscal-simulator/simulator-documents.ts';
+import type { ProviderDocument } from '../../../src/fiscal-simulator/simulator-documents.ts';
 import { isUnreachable } from '../../../src/lib/network-errors.ts';
 import { buildTestApp } from '../../support/app.ts';
-import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';
+import {
+  accessKey,
+  insertBrand,
+  insertNote,
+  insertRestaurant,
+  NFE_SCOPE,
+  providerDocumentOf,
+} from '../../support/nfe-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
 
 const TOKEN = 'tok-SECRET-c0ffee-9f8e7d';
@@ -93,14 +97,7 @@ test('failures of GET /v1/nfe-received/info/{id}', async (t) => {
     const access_key = accessKey(numbers);
     const id = await insertNote(db, restaurant, { access_key, brand_id });
     if (served) {
-      const document = buildProviderDocument({
-        access_key,
-        issuer_name: 'Distribuidora Sul',
-        issuer_document: '12345678000199',
-        total: '300.00',
-        issued_at: '2026-01-10T13:00:00Z',
-      });
-      documents.set(access_key, document);
+      documents.set(access_key, providerDocumentOf(access_key));
     }
     return id;
   }
