@@ -268,8 +268,7 @@ test('every operation answers what its response schema in /openapi.json says', a
     requestsPerMinute: 100_000,
   });
   t.after(() => simulator.close());
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   receiver.respond = (req, res) =>
     req.url === '/failing' ? res.writeHead(500).end('{"error":"down"}') : res.writeHead(204).end();
   const config = {

@@ -14,8 +14,7 @@ async function until(check: () => boolean, what: string) {
 }
 
 test('the server delivers webhooks and stops within its deadline', async (t) => {
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const config = {
     ...parseConfig({ DATABASE_URL: 'memory://', PORT: '0', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: '1' }),
     shutdownTimeoutMs: 2000,

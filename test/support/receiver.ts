@@ -1,6 +1,7 @@
 // A webhook receiver on 127.0.0.1 for tests: records every request and answers as `respond` says.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TestContext } from 'node:test';
 
 export type Received = { path: string; headers: Record<string, string>; body: string };
 
@@ -13,7 +14,8 @@ export type Receiver = {
   reopen(): Promise<void>;
 };
 
-export async function startReceiver(port = 0): Promise<Receiver> {
+/** A receiver on `port` (any free one by default), closed after the test `t`. */
+export async function startReceiver(t: Pick<TestContext, 'after'>, port = 0): Promise<Receiver> {
   const receiver: Receiver = {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     received: [],
@@ -33,5 +35,6 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   port = (server.address() as AddressInfo).port;
+  t.after(() => receiver.close());
   return receiver;
 }

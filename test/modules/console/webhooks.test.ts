@@ -11,8 +11,7 @@ test('webhooks in the console', async (t) => {
   const { app, ctx } = await buildTestApp(t, { config: { webhookAllowPrivate: true } });
   const [bella, kai] = await seedRestaurants(ctx.db, ['Cantina Bella', 'Sushi Kai']);
   await addStaff(ctx.db, 'ana@example.com', [bella]);
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const keys = { secretKey: ctx.secrets.fiscalTokenKey, allowPrivate: true };
   const sessionOf = (id: number): Principal => ({
     kind: 'restaurant_session',

@@ -9,8 +9,7 @@ import { startReceiver } from '../../support/receiver.ts';
 test('webhook delivery', async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { app, db, products } = world;
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const authorization = await world.bearer();
   const worker = worldWorker(t, world, {
     timeoutMs: 500,

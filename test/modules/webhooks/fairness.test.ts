@@ -29,8 +29,7 @@ const events = (world: EventsWorld, restaurant: number, n: number) =>
 
 test("a receiver that never answers holds none of another endpoint's deliveries back, and only a few slots once failing", async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   // Restaurant A's receiver takes every request and never answers; B's answers at once.
   const answered: number[] = [];
   let hanging = 0;
@@ -76,8 +75,7 @@ test("a receiver that never answers holds none of another endpoint's deliveries 
 
 test("a restaurant whose many endpoints hang holds its share of the instance's slots, not all of them", async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   // Restaurant A's receivers take every request and answer only when released; B's answers at once.
   const { promise: released, resolve: release } = Promise.withResolvers<void>();
   let hanging = 0;

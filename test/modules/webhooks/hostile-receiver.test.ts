@@ -5,8 +5,7 @@ import { createSender } from '../../../src/modules/webhooks/sender.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 test('a hostile receiver costs one attempt', async (t) => {
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const sender = createSender({ allowPrivate: true, timeoutMs: 300 });
   t.after(() => sender.close());
 
@@ -91,8 +90,7 @@ test('a hostile receiver costs one attempt', async (t) => {
 });
 
 test('stopping ends the attempts in flight, and an ended attempt leaves nothing on the stop signal', async (t) => {
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const stop = new AbortController();
   const sender = createSender({ allowPrivate: true, timeoutMs: 10_000, stop: stop.signal });
   t.after(() => sender.close());

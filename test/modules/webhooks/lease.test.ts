@@ -14,8 +14,7 @@ import { startReceiver } from '../../support/receiver.ts';
 /** A restaurant with one endpoint subscribed to product.updated, and one such event written. */
 async function oneEventForOneEndpoint(t: TestContext) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const authorization = await world.bearer();
   const create = await world.app.inject({
     method: 'POST',

@@ -8,8 +8,7 @@ import { type Receiver, startReceiver } from '../../support/receiver.ts';
 
 async function setUp(t: Parameters<typeof eventsWorld>[0]) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const authorization = await world.bearer();
   const logged: unknown[] = [];
   const worker = worldWorker(t, world, {

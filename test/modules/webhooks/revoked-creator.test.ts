@@ -22,8 +22,7 @@ import { bearerFor, sessionFor } from '../../support/tokens.ts';
 test('the endpoints of a credential that loses the restaurant are disabled', async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { app, db, ctx, restaurant, other, products, otherProduct } = world;
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const worker = worldWorker(t, world, { timeoutMs: 500 });
 
   const key = (name: string, restaurantIds: number[], scopes = ALL_SCOPES) =>

@@ -8,8 +8,7 @@ import { startReceiver } from '../../support/receiver.ts';
 test('webhook URL safety', async (t) => {
   const world = await eventsWorld(t);
   const authorization = await world.bearer();
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const create = (url: string) =>
     world.app.inject({
       method: 'POST',

@@ -22,8 +22,7 @@ const WITHOUT_PRODUCTS = ['webhooks:write', 'webhooks:read', 'financial:read'];
 test('the endpoints of a credential that loses a read scope are disabled', async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { app, db, ctx, restaurant, products } = world;
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const worker = worldWorker(t, world, { timeoutMs: 500 });
 
   const key = (name: string, scopes: string[]) => keyWithToken(db, name, [restaurant], scopes);

@@ -13,8 +13,7 @@ const HOUR = 3_600_000;
 async function rotationWorld(t: Parameters<typeof eventsWorld>[0]) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { app, products } = world;
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const worker = worldWorker(t, world, { timeoutMs: 500 });
   const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     app.inject({ method, url, headers: { authorization: await world.bearer() }, payload });
@@ -117,8 +116,7 @@ test('after rotate-fiscal-key the running server signs every delivery and stores
   // A server owning DATA_DIR runs the rotation over its admin channel, on its own ctx.secrets.
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const { app, ctx, db, products } = world;
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const failures: unknown[] = [];
   const jobs = startBackgroundJobs(app, { pollMs: 20, log: (err) => failures.push(err) });
   t.after(() => jobs.stop());
@@ -165,8 +163,7 @@ test('after rotate-fiscal-key the running server signs every delivery and stores
 test('a delivery whose secret the server key cannot decrypt is a failed attempt on its schedule, not a claim at every lease', async (t) => {
   // FISCAL_TOKEN_KEY changed without rotate-fiscal-key: the stored secret is under the old key.
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const authorization = await world.bearer();
   const api = (method: 'POST' | 'PUT', url: string, payload: object) =>
     world.app.inject({ method, url, headers: { authorization }, payload });

@@ -16,8 +16,7 @@ test('two instances deliver each attempt once', {
   skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL)',
 }, async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const receiver = await startReceiver();
-  t.after(() => receiver.close());
+  const receiver = await startReceiver(t);
   const authorization = await world.bearer();
   const created = await world.app.inject({
     method: 'POST',
