@@ -37,6 +37,25 @@ export async function eventsWorld(t: Pick<TestContext, 'after'>, config: Partial
 
 export type EventsWorld = Awaited<ReturnType<typeof eventsWorld>>;
 
+/**
+ * An endpoint created through the API (201, or the test fails) delivering `events` (product.updated
+ * by default) to `url`, by `authorization` (a bearer of restaurant A by default); its id.
+ */
+export async function createEndpoint(
+  world: EventsWorld,
+  url: string,
+  { authorization, events = ['product.updated'] }: { authorization?: string; events?: string[] } = {},
+): Promise<number> {
+  const res = await world.app.inject({
+    method: 'POST',
+    url: '/v1/webhook-endpoints',
+    headers: { authorization: authorization ?? (await world.bearer()) },
+    payload: { url, events },
+  });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json().id as number;
+}
+
 /** An API key (its plain key kept, to define it again) and an access token of it, as `authorization`. */
 export async function keyWithToken(db: Db, name: string, restaurantIds: number[], scopes: string[]) {
   const stored = await storeApiKey(db, { name, restaurantIds, scopes, environment: 'test' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { queuePing } from '../../../src/modules/webhooks/endpoint-repository.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { createEndpoint, eventsWorld } from '../../support/events-world.ts';
 
 test('a NUL character in the url or the description is 400 invalid_body naming the field, not a 500', async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
@@ -45,13 +45,7 @@ test('a restaurant has at most 16 webhook endpoints, counted one creation after 
   );
   // Another restaurant counts its own.
   const other = await world.bearer(undefined, [world.other]);
-  const elsewhere = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization: other },
-    payload: { url: 'http://127.0.0.1:9/other', events: ['product.updated'] },
-  });
-  assert.equal(elsewhere.statusCode, 201, elsewhere.body);
+  await createEndpoint(world, 'http://127.0.0.1:9/other', { authorization: other });
   // A deleted endpoint frees its place.
   const freed = await world.app.inject({
     method: 'DELETE',
@@ -66,13 +60,8 @@ test('a restaurant has at most 16 webhook endpoints, counted one creation after 
 async function worldWithEndpoint(t: Parameters<typeof eventsWorld>[0]) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const authorization = await world.bearer();
-  const created = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization },
-    payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
-  });
-  return { world, authorization, id: created.json().id as number };
+  const id = await createEndpoint(world, 'http://127.0.0.1:9/hook', { authorization });
+  return { world, authorization, id };
 }
 
 test('a ping for an endpoint deleted while it was being queued queues nothing (the route answers 404), not a foreign-key error (a 500)', async (t) => {

@@ -2,19 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { recordEvents } from '../../../src/modules/events/outbox.ts';
-import { type EventsWorld, eventsWorld, worldWorker } from '../../support/events-world.ts';
+import { createEndpoint, type EventsWorld, eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { type Receiver, startReceiver } from '../../support/receiver.ts';
 
 /** An endpoint of `restaurant` for product.updated, delivering to `path` on the receiver. */
-async function endpoint(world: EventsWorld, receiver: Receiver, restaurant: number, path: string) {
-  const res = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization: await world.bearer(undefined, [restaurant]) },
-    payload: { url: receiver.url(path), events: ['product.updated'] },
-  });
-  assert.equal(res.statusCode, 201, res.body);
-}
+const endpoint = async (world: EventsWorld, receiver: Receiver, restaurant: number, path: string) =>
+  createEndpoint(world, receiver.url(path), { authorization: await world.bearer(undefined, [restaurant]) });
 
 /** `n` product.updated events of `restaurant`. */
 const events = (world: EventsWorld, restaurant: number, n: number) =>

@@ -10,18 +10,10 @@ import { inTransaction } from '../../../src/db/transaction.ts';
 import { recordEvents } from '../../../src/modules/events/outbox.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { ALL_SCOPES, type EventsWorld, eventsWorld } from '../../support/events-world.ts';
+import { ALL_SCOPES, createEndpoint, type EventsWorld, eventsWorld } from '../../support/events-world.ts';
 
-async function withEndpoint(world: EventsWorld, events = ['product.updated', 'menu.updated']) {
-  const res = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization: await world.bearer() },
-    payload: { url: 'http://127.0.0.1:9/hook', events },
-  });
-  assert.equal(res.statusCode, 201, res.body);
-  return res.json().id as number;
-}
+const withEndpoint = (world: EventsWorld, events = ['product.updated', 'menu.updated']) =>
+  createEndpoint(world, 'http://127.0.0.1:9/hook', { events });
 
 async function edit(
   world: EventsWorld,
@@ -141,16 +133,10 @@ test('on PostgreSQL, an endpoint is handed every transaction that commits after 
   skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL)',
 }, async (t) => {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
-  const create = async (restaurant: number) => {
-    const res = await world.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: { authorization: await world.bearer(ALL_SCOPES, [restaurant]) },
-      payload: { url: 'http://127.0.0.1:9/hook', events: ['product.updated'] },
+  const create = async (restaurant: number) =>
+    createEndpoint(world, 'http://127.0.0.1:9/hook', {
+      authorization: await world.bearer(ALL_SCOPES, [restaurant]),
     });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().id as number;
-  };
   const event = (restaurant: number, name: string) =>
     ({ restaurant_id: restaurant, type: 'product.updated', data: { name } }) as const;
   let early = 0;

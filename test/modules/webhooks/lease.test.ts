@@ -8,7 +8,7 @@ import {
 } from '../../../src/modules/webhooks/delivery-repository.ts';
 import { fanOut } from '../../../src/modules/webhooks/fanout.ts';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
-import { eventsWorld, worldWorker } from '../../support/events-world.ts';
+import { createEndpoint, eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 /** A restaurant with one endpoint subscribed to product.updated, and one such event written. */
@@ -16,13 +16,7 @@ async function oneEventForOneEndpoint(t: TestContext) {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const receiver = await startReceiver(t);
   const authorization = await world.bearer();
-  const create = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization },
-    payload: { url: receiver.url(), events: ['product.updated'] },
-  });
-  assert.equal(create.statusCode, 201);
+  const endpoint = await createEndpoint(world, receiver.url(), { authorization });
   const edit = await world.app.inject({
     method: 'PUT',
     url: `/v1/products/${world.products[0]}`,
@@ -30,11 +24,11 @@ async function oneEventForOneEndpoint(t: TestContext) {
     payload: { name: 'Editada' },
   });
   assert.equal(edit.statusCode, 200);
-  return { world, receiver, authorization, create };
+  return { world, receiver, authorization, endpoint };
 }
 
 test('a claimed delivery whose instance died', async (t) => {
-  const { world, receiver, authorization, create } = await oneEventForOneEndpoint(t);
+  const { world, receiver, authorization, endpoint } = await oneEventForOneEndpoint(t);
   const worker = worldWorker(t, world);
 
   await t.test(
@@ -50,7 +44,7 @@ test('a claimed delivery whose instance died', async (t) => {
       assert.equal(receiver.received.length, 1);
       const [delivery] = (
         await world.app.inject({
-          url: `/v1/webhook-endpoints/${create.json().id}/deliveries`,
+          url: `/v1/webhook-endpoints/${endpoint}/deliveries`,
           headers: { authorization },
         })
       ).json().data;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { type EventsWorld, eventsWorld, worldWorker } from '../../support/events-world.ts';
+import { createEndpoint, type EventsWorld, eventsWorld, worldWorker } from '../../support/events-world.ts';
 import { type Receiver, startReceiver } from '../../support/receiver.ts';
 
 async function setUp(t: Parameters<typeof eventsWorld>[0]) {
@@ -16,16 +16,7 @@ async function setUp(t: Parameters<typeof eventsWorld>[0]) {
     timeoutMs: 2_000,
     schedule: { baseMs: 60_000, factor: 2, jitter: 0 },
   });
-  const create = async (path: string) => {
-    const res = await world.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: { authorization },
-      payload: { url: receiver.url(path), events: ['product.updated'] },
-    });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().id as number;
-  };
+  const create = (path: string) => createEndpoint(world, receiver.url(path), { authorization });
   const edit = (name: string) =>
     world.app.inject({
       method: 'PUT',

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../../src/db/database.ts';
 import { createWebhookWorker } from '../../../src/modules/webhooks/worker.ts';
 import { testDatabaseUrl } from '../../support/database.ts';
-import { eventsWorld } from '../../support/events-world.ts';
+import { createEndpoint, eventsWorld } from '../../support/events-world.ts';
 import { startReceiver } from '../../support/receiver.ts';
 
 const EDITS = 60;
@@ -18,13 +18,7 @@ test('two instances deliver each attempt once', {
   const world = await eventsWorld(t, { webhookAllowPrivate: true });
   const receiver = await startReceiver(t);
   const authorization = await world.bearer();
-  const created = await world.app.inject({
-    method: 'POST',
-    url: '/v1/webhook-endpoints',
-    headers: { authorization },
-    payload: { url: receiver.url(), events: ['product.updated'] },
-  });
-  assert.equal(created.statusCode, 201);
+  await createEndpoint(world, receiver.url(), { authorization });
   for (let i = 0; i < EDITS; i++) {
     const res = await world.app.inject({
       method: 'PUT',
