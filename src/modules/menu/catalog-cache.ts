@@ -14,7 +14,9 @@ export type CatalogCache = {
   get(restaurantId: number, version: number, load: () => Promise<Catalog>): Promise<Catalog>;
   /** The catalog of `version` if one is kept (unpacked when it has to be); never loads. */
   current(restaurantId: number, version: number): Catalog | undefined;
-  /** Keeps a catalog again, so that its budget counts what it grew by (Catalog.bytes). */
+  /** The catalog held as it is, whatever its version; never unpacks nor loads. */
+  held(restaurantId: number): Catalog | undefined;
+  /** Keeps a catalog again, so that its budget counts what it grew by (Catalog.bytes), or a newer one. */
   set(restaurantId: number, catalog: Catalog): void;
 };
 

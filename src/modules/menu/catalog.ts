@@ -12,7 +12,10 @@
 // (complement_categories), which would otherwise be half its bytes, are kept once as pieces; a
 // read then copies them in. The fiscal projections are kept as the database's text, each distinct
 // one once, and written as JSON only when a read first asks for them (include_fiscal_info=true):
-// they were a quarter of a catalog's bytes and the largest share of the time to assemble it. Per
+// they were a quarter of a catalog's bytes and the largest share of the time to assemble it. A
+// catalog first loaded for a read that does not ask for them has none (fiscalTexts null): they were
+// a third of the statement's time; the menu service loads the catalog again with them when a read
+// asks (service.ts). Per
 // product only numbers are kept besides the text, in typed arrays: little for the garbage
 // collector to walk.
 import { ByteWriter } from '../../lib/byte-writer.ts';
@@ -83,8 +86,11 @@ export type Catalog = {
   pieceLayout: Uint32Array;
   categories: CatalogCategory[];
   products: CatalogProducts;
-  /** The distinct fiscal projections, as ProductRow.fiscal (a JSON array of FISCAL_COLUMNS' values). */
-  fiscalTexts: string[];
+  /**
+   * The distinct fiscal projections, as ProductRow.fiscal (a JSON array of FISCAL_COLUMNS' values);
+   * null when the rows were loaded without them.
+   */
+  fiscalTexts: string[] | null;
   /** fiscalTexts written as fiscalClose, made by the first read that asks (fiscalPieces). */
   fiscalPieces?: FiscalPieces;
   /** products.search normalised (normalizeSearch), made by the first read that searches (searchIndex). */
@@ -130,7 +136,8 @@ export function assembleCatalog(
   let searchLength = 0;
   const writer = new ByteWriter(count * 1536);
   const pieces = new PieceWriter(64 * 1024);
-  const fiscalTexts: string[] = [];
+  // Rows are loaded with their fiscal projections or all without.
+  const fiscalTexts: string[] | null = rows.products[0]?.fiscal === null ? null : [];
   const fiscalIndex = new Map<string, number>();
   let i = 0;
   let link = 0;
@@ -145,12 +152,14 @@ export function assembleCatalog(
       const json = render.product(row, category, groupsOf.get(row.id) ?? [], combos.get(row.id) ?? 0);
       writeProduct(writer, products.layout, i, i === first, json, inlineGroups);
       products.resolved.set(json.resolved, i * 3);
-      let fiscal = fiscalIndex.get(row.fiscal);
-      if (fiscal === undefined) {
-        fiscal = fiscalTexts.push(row.fiscal) - 1;
-        fiscalIndex.set(row.fiscal, fiscal);
+      if (fiscalTexts !== null && row.fiscal !== null) {
+        let fiscal = fiscalIndex.get(row.fiscal);
+        if (fiscal === undefined) {
+          fiscal = fiscalTexts.push(row.fiscal) - 1;
+          fiscalIndex.set(row.fiscal, fiscal);
+        }
+        products.fiscal[i] = fiscal;
       }
-      products.fiscal[i] = fiscal;
       if (!inlineGroups) for (const group of json.groups) products.groups[link++] = pieces.place(group);
       products.groupsFrom[i + 1] = link;
       products.schedules[i] = row.schedules.length > 0 ? row.schedules : ALWAYS;
@@ -183,6 +192,8 @@ export function assembleCatalog(
 /** The catalog's fiscal projections as JSON, written on first use and kept with it. */
 export function fiscalPieces(catalog: Catalog): FiscalPieces {
   if (!catalog.fiscalPieces) {
+    if (catalog.fiscalTexts === null)
+      throw new Error('the catalog was loaded without its fiscal projections');
     const texts = catalog.fiscalTexts.map(fiscalClose);
     const ends = new Uint32Array(texts.length);
     let length = 0;
@@ -234,6 +245,6 @@ function sizeOf(catalog: Omit<Catalog, 'bytes'>): number {
     bytes += array.byteLength;
   // The text search reads, categories, fiscal texts.
   bytes += products.search.bytes.length + catalog.categories.length * 128;
-  for (const text of catalog.fiscalTexts) bytes += 24 + text.length * 2;
+  for (const text of catalog.fiscalTexts ?? []) bytes += 24 + text.length * 2;
   return bytes;
 }

@@ -6,7 +6,7 @@ import type { Restaurant, RestaurantState } from '../../db/restaurant-state.ts';
 import { errors } from '../../http/errors.ts';
 import type { BoundaryCache } from './boundary-cache.ts';
 import { type MenuPlan, type MenuRequest, menuHead, planMenu } from './build-menu.ts';
-import { assembleCatalog } from './catalog.ts';
+import { assembleCatalog, type Catalog } from './catalog.ts';
 import type { CatalogCache } from './catalog-cache.ts';
 import { type CatalogRows, loadCatalogRows } from './repository.ts';
 import { localClock } from './schedule.ts';
@@ -36,14 +36,25 @@ const cacheKey = (restaurantId: number, channel: MenuChannel) =>
 export function createMenuService(db: Db, cache: CatalogCache, boundaries: BoundaryCache) {
   // Channels that miss the same version at the same time share one load of the rows.
   const loading = new Map<string, Promise<CatalogRows>>();
-  function loadRows(restaurantId: number, version: number): Promise<CatalogRows> {
-    const key = `${restaurantId}:${version}`;
+  function loadRows(restaurantId: number, version: number, withFiscal: boolean): Promise<CatalogRows> {
+    const key = `${restaurantId}:${version}:${withFiscal}`;
     let pending = loading.get(key);
     if (!pending) {
-      pending = loadCatalogRows(db, restaurantId).finally(() => loading.delete(key));
+      pending = loadCatalogRows(db, restaurantId, withFiscal).finally(() => loading.delete(key));
       loading.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * The catalog with its fiscal projections: itself, or loaded again with them (a catalog is first
+   * loaded without them unless its read, or the catalog it replaces, had them: catalog.ts).
+   */
+  async function withFiscal(restaurantId: number, channel: MenuChannel, catalog: Catalog): Promise<Catalog> {
+    if (catalog.fiscalTexts !== null) return catalog;
+    const loaded = assembleCatalog(await loadRows(restaurantId, catalog.version, true), channel);
+    cache.set(cacheKey(restaurantId, channel), loaded);
+    return loaded;
   }
 
   // A request's tag and answer share one reading of it, so both see the same instant.
@@ -71,22 +82,26 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
 
   // A request's tag and answer share one catalog: the Restaurant object is the request's own.
   const forRequest = new WeakMap<Restaurant, ReturnType<typeof fetchCatalog>>();
-  function catalogOf(restaurant: Restaurant, channel: MenuChannel) {
+  function catalogOf(restaurant: Restaurant, request: MenuRequest) {
     let pending = forRequest.get(restaurant);
     if (!pending) {
-      pending = fetchCatalog(restaurant, channel);
+      pending = fetchCatalog(restaurant, request);
       forRequest.set(restaurant, pending);
     }
     return pending;
   }
 
-  async function fetchCatalog(restaurant: Restaurant, channel: MenuChannel) {
+  async function fetchCatalog(restaurant: Restaurant, { channel, includeFiscal }: MenuRequest) {
     const state = await restaurant.state();
     if (!state) throw errors.restaurantForbidden();
     const version = state.catalog_version;
-    const catalog = await cache.get(cacheKey(restaurant.id, channel), version, async () =>
-      assembleCatalog(await loadRows(restaurant.id, version), channel),
+    const key = cacheKey(restaurant.id, channel);
+    // With the fiscal projections when this read asks for them or the catalog it replaces had them.
+    const fiscal = includeFiscal || (cache.held(key)?.fiscalTexts ?? null) !== null;
+    let catalog = await cache.get(key, version, async () =>
+      assembleCatalog(await loadRows(restaurant.id, version, fiscal), channel),
     );
+    if (includeFiscal) catalog = await withFiscal(restaurant.id, channel, catalog);
     boundaries.keep(restaurant.id, catalog);
     return { state, catalog };
   }
@@ -101,15 +116,15 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
   async function boundariesFor(
     restaurant: Restaurant,
     state: RestaurantState,
-    channel: MenuChannel,
+    request: MenuRequest,
     conditional: boolean,
   ) {
     const version = state.catalog_version;
     const kept = boundaries.current(restaurant.id, version);
     if (kept) return kept;
     if (!conditional)
-      return boundaries.fromCatalog(restaurant.id, (await catalogOf(restaurant, channel)).catalog);
-    const held = cache.current(cacheKey(restaurant.id, channel), version);
+      return boundaries.fromCatalog(restaurant.id, (await catalogOf(restaurant, request)).catalog);
+    const held = cache.current(cacheKey(restaurant.id, request.channel), version);
     if (held) {
       // The request's answer, if it has one, uses this catalog.
       forRequest.set(restaurant, Promise.resolve({ state, catalog: held }));
@@ -117,7 +132,7 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
     }
     const read = await boundaries.load(db, restaurant.id, version);
     if (read.version === version) return read;
-    return boundaries.fromCatalog(restaurant.id, (await catalogOf(restaurant, channel)).catalog);
+    return boundaries.fromCatalog(restaurant.id, (await catalogOf(restaurant, request)).catalog);
   }
 
   return {
@@ -127,7 +142,9 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
     /** What the menu shows and its length; MenuBody writes it. */
     async read(restaurant: Restaurant, query: MenuQuery): Promise<MenuPlan> {
       const request = menuRequest(restaurant, query);
-      const { state, catalog } = await catalogOf(restaurant, request.channel);
+      const { state, catalog: found } = await catalogOf(restaurant, request);
+      // A catalog this instance held when the tag was made may lack them.
+      const catalog = request.includeFiscal ? await withFiscal(restaurant.id, request.channel, found) : found;
       const clock = localClock(request.at, state.timezone);
       const bytes = catalog.bytes;
       const plan = planMenu(catalog, { request, clock, acceptsScheduling: state.accepts_scheduling });
@@ -149,7 +166,7 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
       let version = state.catalog_version;
       let when = `at=${request.at.toISOString()}`;
       if (query.at === undefined) {
-        const found = await boundariesFor(restaurant, state, request.channel, conditional);
+        const found = await boundariesFor(restaurant, state, request, conditional);
         version = found.version;
         when = `window=${scheduleWindow(found.minutes, localClock(request.at, state.timezone))}`;
       }

@@ -53,7 +53,7 @@ export function referenceMenu(rows: CatalogRows, query: ReferenceQuery): string 
           );
           if (!isListed(availability.resolved, query.onlyAvailable)) return [];
           const { base, source } = resolvePrice(row, channel);
-          const values = JSON.parse(row.fiscal);
+          const values = row.fiscal === null ? [] : JSON.parse(row.fiscal);
           const fiscal = Object.fromEntries(FISCAL_COLUMNS.map((column, k) => [column, values[k]]));
           return [
             {
