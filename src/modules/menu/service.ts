@@ -98,10 +98,9 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
     const key = cacheKey(restaurant.id, channel);
     // With the fiscal projections when this read asks for them or the catalog it replaces had them.
     const fiscal = includeFiscal || (cache.held(key)?.fiscalTexts ?? null) !== null;
-    let catalog = await cache.get(key, version, async () =>
+    const catalog = await cache.get(key, version, async () =>
       assembleCatalog(await loadRows(restaurant.id, version, fiscal), channel),
     );
-    if (includeFiscal) catalog = await withFiscal(restaurant.id, channel, catalog);
     boundaries.keep(restaurant.id, catalog);
     return { state, catalog };
   }
@@ -143,7 +142,7 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
     async read(restaurant: Restaurant, query: MenuQuery): Promise<MenuPlan> {
       const request = menuRequest(restaurant, query);
       const { state, catalog: found } = await catalogOf(restaurant, request);
-      // A catalog this instance held when the tag was made may lack them.
+      // A catalog loaded for another read, or held when the tag was made, may lack them.
       const catalog = request.includeFiscal ? await withFiscal(restaurant.id, request.channel, found) : found;
       const clock = localClock(request.at, state.timezone);
       const bytes = catalog.bytes;

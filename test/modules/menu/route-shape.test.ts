@@ -130,6 +130,34 @@ test('the menu response shape', async (t) => {
     },
   );
 
+  await t.test(
+    'a catalog first loaded for a read without fiscal is loaded again with it by a read that asks, conditional or not',
+    async () => {
+      for (const conditional of [false, true]) {
+        // A new catalog version, first read without fiscal: the instance holds it without.
+        await ctx.db
+          .updateTable('products')
+          .set({ description: `v${conditional}` })
+          .where('id', '=', margherita)
+          .execute();
+        const plain = await menuGet(app, authorization);
+        assert.equal('fiscal' in findProduct(plain.json(), margherita)!, false);
+        const res = await app.inject({
+          url: '/v1/menu?include_fiscal_info=true',
+          headers: {
+            authorization,
+            ...(conditional ? { 'if-none-match': plain.headers.etag as string } : {}),
+          },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.deepEqual(findProduct(res.json(), margherita)!.fiscal, {
+          ...Object.fromEntries(FISCAL_COLUMNS.map((c) => [c, null])),
+          ...FISCAL,
+        });
+      }
+    },
+  );
+
   await t.test('the menu never carries fiscal_info nor internal fields', async () => {
     const res = await menuGet(app, authorization, 'include_fiscal_info=true&channel=delivery');
     for (const field of ['fiscal_info', 'fiscal_group_id', 'cost', 'schedules', 'sold_off', 'brand_id']) {
