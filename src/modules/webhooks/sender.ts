@@ -89,6 +89,13 @@ export function createSender(options: SenderOptions): Sender {
       // One signal for the whole exchange, aborted by its timer or by stop, both let go at its
       // end (AbortSignal.timeout and .any would each keep a timer and a listener for the 10 s).
       const exchange = new AbortController();
+      // undici notices the abort only once the connection is made (nodejs/undici#386): a TLS
+      // handshake that never ends would hold the attempt, and a stop, until its connect timeout.
+      // The attempt ends at the abort; the request, failed then or at that timeout, is let go.
+      const ended = new Promise<never>((_, reject) =>
+        exchange.signal.addEventListener('abort', () => reject(exchange.signal.reason), { once: true }),
+      );
+      ended.catch(() => {});
       const abort = () =>
         exchange.abort(new DOMException(`the exchange took over ${options.timeoutMs} ms`, 'TimeoutError'));
       const timer = setTimeout(abort, options.timeoutMs);
@@ -96,13 +103,15 @@ export function createSender(options: SenderOptions): Sender {
       options.stop?.addEventListener('abort', stopped);
       try {
         if (options.stop?.aborted) stopped();
-        const answer = await request(url, {
+        const requested = request(url, {
           method: 'POST',
           dispatcher: agent,
           headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'comanda-webhooks/1' },
           body,
           signal: exchange.signal,
         });
+        requested.catch(() => {});
+        const answer = await Promise.race([requested, ended]);
         // Any 2xx is a success: a body that then never ends, or ends in a reset, changes nothing.
         const { text, error } = await readStart(answer.body);
         const ok = answer.statusCode >= 200 && answer.statusCode < 300;
@@ -126,6 +135,8 @@ export function createSender(options: SenderOptions): Sender {
         options.stop?.removeEventListener('abort', stopped);
       }
     },
-    close: () => agent.close(),
+    // Once every attempt has ended: destroy, not close, which would wait for a connection still
+    // being made for an attempt that ended at its abort.
+    close: () => agent.destroy(),
   };
 }

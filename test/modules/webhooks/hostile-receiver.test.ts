@@ -1,8 +1,26 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { createSender } from '../../../src/modules/webhooks/sender.ts';
 import { startReceiver } from '../../support/receiver.ts';
+
+/** A TCP server that accepts connections and never sends a byte: a TLS handshake to it never ends. */
+async function startSilentServer() {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 test('a hostile receiver costs one attempt', async (t) => {
   const receiver = await startReceiver(t);
@@ -82,6 +100,16 @@ test('a hostile receiver costs one attempt', async (t) => {
     );
   });
 
+  await t.test('a TLS handshake that never ends ends the attempt at the time limit', async () => {
+    const silent = await startSilentServer();
+    t.after(() => silent.close());
+    const outcome = await sender.send(silent.url, {}, '{}');
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.statusCode, null);
+    assert.ok(outcome.durationMs >= 250 && outcome.durationMs < 600, String(outcome.durationMs));
+    assert.match(String(outcome.error), /took over 300 ms/);
+  });
+
   await t.test('a TLS error is a failed attempt', async () => {
     const outcome = await sender.send(receiver.url('/plain').replace('http:', 'https:'), {}, '{}');
     assert.equal(outcome.ok, false);
@@ -106,4 +134,22 @@ test('stopping ends the attempts in flight, and an ended attempt leaves nothing 
   assert.equal(outcome.ok, false);
   assert.ok(outcome.durationMs < 5_000, String(outcome.durationMs));
   assert.match(String(outcome.error), /stopped/);
+});
+
+test('stopping ends an attempt whose TLS handshake never ends, and the sender closes at once', async (t) => {
+  const silent = await startSilentServer();
+  t.after(() => silent.close());
+  const stop = new AbortController();
+  const sender = createSender({ allowPrivate: true, timeoutMs: 10_000, stop: stop.signal });
+  const started = performance.now();
+  const pending = sender.send(silent.url, {}, '{}');
+  setTimeout(() => stop.abort(), 100);
+  const outcome = await pending;
+  assert.equal(outcome.ok, false);
+  assert.match(String(outcome.error), /stopped/);
+  // An attempt begun once stopped ends at once too.
+  assert.match(String((await sender.send(silent.url, {}, '{}')).error), /stopped/);
+  // What the worker's stop() does next: the shutdown waits for it.
+  await sender.close();
+  assert.ok(performance.now() - started < 2_000, `${Math.round(performance.now() - started)} ms`);
 });
