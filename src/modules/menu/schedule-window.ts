@@ -64,8 +64,9 @@ function minutesToNext(boundaries: Uint16Array, minute: number): number {
  * is not that of `after`: the start of the minute where the menu's answer next changes with the
  * time, or null when it never does (fewer than two boundaries). It hops from boundary to boundary
  * by local minutes and checks each hop with localClock, so a daylight-saving change on the way
- * (an hour repeated: the hop lands an hour early and hops again; an hour skipped: it lands past the
- * change, which is then looked for minute by minute in halves) needs no offset arithmetic here.
+ * (an hour repeated: the hop lands an hour early and hops again; an hour skipped: it lands an hour
+ * past the boundary's local minute, and goes back, by halves, to the first minute whose clock has
+ * reached it) needs no offset arithmetic here.
  */
 export function nextBoundaryAt(boundaries: Uint16Array, timeZone: string, after: Date): Date | null {
   if (boundaries.length < 2) return null;
@@ -76,7 +77,27 @@ export function nextBoundaryAt(boundaries: Uint16Array, timeZone: string, after:
   // hour: a handful of hops, bounded anyway.
   for (let hop = 0; hop < 32; hop++) {
     const clock = localClock(new Date(low), timeZone);
-    const high = low + minutesToNext(boundaries, clock.weekday * 1440 + clock.minutes) * MINUTE_MS;
+    const from = clock.weekday * 1440 + clock.minutes;
+    const step = minutesToNext(boundaries, from);
+    let high = low + step * MINUTE_MS;
+    // Local minutes from `low` to `ms`: the elapsed minutes, and the clock's change of offset.
+    const localMinutes = (ms: number) => {
+      const elapsed = (ms - low) / MINUTE_MS;
+      const at = localClock(new Date(ms), timeZone);
+      const shift = (at.weekday * 1440 + at.minutes - from - elapsed) % WEEK_MINUTES;
+      return elapsed + ((shift + WEEK_MINUTES * 1.5) % WEEK_MINUTES) - WEEK_MINUTES / 2;
+    };
+    // An hour skipped on the way lands the hop past the boundary's local minute, maybe past a
+    // window shorter than the hour and back in the stretch it left: the hop ends instead at the
+    // first minute whose clock has reached that boundary.
+    if (localMinutes(high) > step) {
+      let before = low;
+      while (high - before > MINUTE_MS) {
+        const middle = before + Math.floor((high - before) / MINUTE_MS / 2) * MINUTE_MS;
+        if (localMinutes(middle) >= step) high = middle;
+        else before = middle;
+      }
+    }
     if (stretchAt(high) === stretch) {
       low = high;
       continue;

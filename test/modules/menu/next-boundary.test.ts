@@ -43,3 +43,19 @@ test('daylight saving: an hour repeated or skipped moves the instant, not the lo
   assert.equal(next(night, 'America/New_York', '2026-03-08T06:00:00Z'), '2026-03-08T07:00:00.000Z');
   assert.equal(next(night, 'America/New_York', '2026-03-08T07:00:00Z'), '2026-03-08T08:00:00.000Z');
 });
+
+test('daylight saving starting on the way to a window shorter than the hour it skips does not skip the window', () => {
+  // New York enters daylight saving on Sunday 2026-03-08 (02:00 -> 03:00). From the Saturday
+  // before, the next boundary of a weekly 15-minute window on Wednesday at 00:00 is that Wednesday,
+  // 00:00 EDT (04:00Z): not the Wednesday a week later, as a hop of local minutes that lands an
+  // hour late, past the window's end, would find.
+  const special = [{ weekday: 3, start: '00:00', end: '00:15' }];
+  assert.equal(next(special, 'America/New_York', '2026-03-07T22:00:00Z'), '2026-03-11T04:00:00.000Z');
+  assert.equal(next(special, 'America/New_York', '2026-03-11T04:00:00Z'), '2026-03-11T04:15:00.000Z');
+  // Lord Howe Island skips half an hour (02:00 -> 02:30 on Sunday 2026-10-04): a 20-minute window.
+  const short = [{ weekday: 2, start: '12:00', end: '12:20' }];
+  assert.equal(next(short, 'Australia/Lord_Howe', '2026-10-02T12:00:00Z'), '2026-10-06T01:00:00.000Z');
+  // A window wholly inside the hour skipped never shows on the clock: no boundary that night.
+  const skipped = [{ weekday: 0, start: '02:10', end: '02:40' }];
+  assert.equal(next(skipped, 'America/New_York', '2026-03-08T05:00:00Z'), '2026-03-15T06:10:00.000Z');
+});
