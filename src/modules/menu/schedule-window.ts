@@ -63,38 +63,35 @@ function minutesToNext(boundaries: Uint16Array, minute: number): number {
  * The first instant after `after` whose stretch (scheduleWindow at the local clock of `timeZone`)
  * is not that of `after`: the start of the minute where the menu's answer next changes with the
  * time, or null when it never does (fewer than two boundaries). It hops from boundary to boundary
- * by local minutes and checks each hop with localClock, so a daylight-saving change on the way
- * (an hour repeated: the hop lands an hour early and hops again; an hour skipped: it lands an hour
- * past the boundary's local minute, and goes back, by halves, to the first minute whose clock has
- * reached it) needs no offset arithmetic here.
+ * by local minutes and checks each hop with localClock; a hop that would cross a daylight-saving
+ * change ends at it (found by halves) and the next one starts from the clock as it shows then, so an
+ * hour skipped or repeated needs no offset arithmetic here.
  */
 export function nextBoundaryAt(boundaries: Uint16Array, timeZone: string, after: Date): Date | null {
   if (boundaries.length < 2) return null;
   const stretchAt = (ms: number) => scheduleWindow(boundaries, localClock(new Date(ms), timeZone));
   let low = Math.floor(after.getTime() / MINUTE_MS) * MINUTE_MS;
   const stretch = stretchAt(low);
-  // Each hop reaches the next boundary's local minute, or an hour short of it past a repeated
-  // hour: a handful of hops, bounded anyway.
+  // Each hop reaches the next boundary's local minute or an offset change: a handful of hops,
+  // bounded anyway.
   for (let hop = 0; hop < 32; hop++) {
     const clock = localClock(new Date(low), timeZone);
     const from = clock.weekday * 1440 + clock.minutes;
     const step = minutesToNext(boundaries, from);
     let high = low + step * MINUTE_MS;
-    // Local minutes from `low` to `ms`: the elapsed minutes, and the clock's change of offset.
-    const localMinutes = (ms: number) => {
-      const elapsed = (ms - low) / MINUTE_MS;
+    // Whether the clock's offset at `ms` is no longer the one at `low` (daylight saving began or ended).
+    const shifted = (ms: number) => {
       const at = localClock(new Date(ms), timeZone);
-      const shift = (at.weekday * 1440 + at.minutes - from - elapsed) % WEEK_MINUTES;
-      return elapsed + ((shift + WEEK_MINUTES * 1.5) % WEEK_MINUTES) - WEEK_MINUTES / 2;
+      return (at.weekday * 1440 + at.minutes - from - (ms - low) / MINUTE_MS) % WEEK_MINUTES !== 0;
     };
-    // An hour skipped on the way lands the hop past the boundary's local minute, maybe past a
-    // window shorter than the hour and back in the stretch it left: the hop ends instead at the
-    // first minute whose clock has reached that boundary.
-    if (localMinutes(high) > step) {
+    // A hop ends at an offset change on its way, the first minute after it found by halves: past it,
+    // the clock skips minutes (and may skip past the boundary, or a window shorter than the change)
+    // or shows some again (and may enter again a window it left).
+    if (shifted(high)) {
       let before = low;
       while (high - before > MINUTE_MS) {
         const middle = before + Math.floor((high - before) / MINUTE_MS / 2) * MINUTE_MS;
-        if (localMinutes(middle) >= step) high = middle;
+        if (shifted(middle)) high = middle;
         else before = middle;
       }
     }

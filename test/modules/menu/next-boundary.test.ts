@@ -44,7 +44,7 @@ test('daylight saving: an hour repeated or skipped moves the instant, not the lo
   assert.equal(next(night, 'America/New_York', '2026-03-08T07:00:00Z'), '2026-03-08T08:00:00.000Z');
 });
 
-test('daylight saving starting on the way to a window shorter than the hour it skips does not skip the window', () => {
+test('a daylight-saving change on the way to a window shorter than the hour it skips or repeats does not skip the window', () => {
   // New York enters daylight saving on Sunday 2026-03-08 (02:00 -> 03:00). From the Saturday
   // before, the next boundary of a weekly 15-minute window on Wednesday at 00:00 is that Wednesday,
   // 00:00 EDT (04:00Z): not the Wednesday a week later, as a hop of local minutes that lands an
@@ -58,4 +58,9 @@ test('daylight saving starting on the way to a window shorter than the hour it s
   // A window wholly inside the hour skipped never shows on the clock: no boundary that night.
   const skipped = [{ weekday: 0, start: '02:10', end: '02:40' }];
   assert.equal(next(skipped, 'America/New_York', '2026-03-08T05:00:00Z'), '2026-03-15T06:10:00.000Z');
+  // New York leaves daylight saving on Sunday 2026-11-01 (02:00 EDT -> 01:00 EST): a window of
+  // 01:15-01:30 shows twice that night, and opens again at 01:15 EST (06:15Z) once closed at 01:30 EDT.
+  const repeated = [{ weekday: 0, start: '01:15', end: '01:30' }];
+  assert.equal(next(repeated, 'America/New_York', '2026-11-01T05:30:00Z'), '2026-11-01T06:15:00.000Z');
+  assert.equal(next(repeated, 'America/New_York', '2026-11-01T06:15:00Z'), '2026-11-01T06:30:00.000Z');
 });
