@@ -6,7 +6,6 @@
 // prints each one's median and p90 and B's ratio to A. --cpu-prof writes this checkout's server
 // profile and prints its top self-time functions; --explain prints EXPLAIN ANALYZE of the catalog
 // statement and its time at a pg client.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,7 @@ import { DATASETS, ensureDatasets } from './datasets.ts';
 import { percentile } from './load.ts';
 import { topFunctions } from './profile-top.ts';
 import { BENCH_SECRETS, serverEnv } from './server-env.ts';
-import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
+import { commitMain, type LaunchedServer, launchServer } from './server-launcher.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +42,12 @@ const databaseUrl = (bench.serverEnv as { DATABASE_URL: string }).DATABASE_URL;
 const client = new pg.Client({ connectionString: databaseUrl });
 await client.connect();
 
+/** Median and p90 of times in ms (sorts them). */
+function summary(times: number[]): string {
+  const sorted = times.sort((a, b) => a - b);
+  return `median ${percentile(sorted, 0.5).toFixed(2)} ms, p90 ${percentile(sorted, 0.9).toFixed(2)} ms`;
+}
+
 if (values.explain) {
   // The statement as the menu sends it, caught on its way to the database.
   let caught: CompiledQuery | undefined;
@@ -54,10 +59,6 @@ if (values.explain) {
   } as unknown as Db;
   await loadCatalogRows(catcher, restaurantId).catch(() => {});
   const { sql, parameters } = caught!;
-  const times = (list: number[]) => {
-    const sorted = list.sort((a, b) => a - b);
-    return `median ${percentile(sorted, 0.5).toFixed(2)} ms, p90 ${percentile(sorted, 0.9).toFixed(2)} ms`;
-  };
   const executed: number[] = [];
   const planned: number[] = [];
   let plan = '';
@@ -68,7 +69,7 @@ if (values.explain) {
     planned.push(Number(/Planning Time: ([\d.]+)/.exec(plan)![1]));
   }
   console.log(plan);
-  console.log(`EXPLAIN ANALYZE: execution ${times(executed)}; planning ${times(planned)}`);
+  console.log(`EXPLAIN ANALYZE: execution ${summary(executed)}; planning ${summary(planned)}`);
   const prepared = { name: 'first_read_catalog', text: sql, values: [...parameters] };
   const client_: number[] = [];
   for (let i = 0; i < 50; i++) {
@@ -76,15 +77,7 @@ if (values.explain) {
     await client.query(prepared);
     client_.push(performance.now() - at);
   }
-  console.log(`at a pg client (prepared, rows parsed): ${times(client_)}`);
-}
-
-function mainOf(commit: string): string {
-  const hash = execFileSync('git', ['rev-parse', '--short=12', `${commit}^{commit}`], {
-    cwd: new URL('..', import.meta.url),
-    encoding: 'utf8',
-  }).trim();
-  return checkoutMain(hash, join(tmpdir(), `comanda-first-${hash}`));
+  console.log(`at a pg client (prepared, rows parsed): ${summary(client_)}`);
 }
 
 const env = serverEnv(bench.serverEnv, 'http://127.0.0.1:9');
@@ -94,7 +87,7 @@ const servers: Entry[] = [];
 if (values.a)
   servers.push({
     name: `A ${values.a}`,
-    server: await launchServer(env, undefined, mainOf(values.a)),
+    server: await launchServer(env, undefined, commitMain(values.a, 'comanda-first').main),
     times: [],
     warm: [],
   });
@@ -128,10 +121,6 @@ for (let i = 0; i < samples; i++) {
   }
 }
 const medians: number[] = [];
-const summary = (times: number[]) => {
-  const sorted = times.sort((a, b) => a - b);
-  return `median ${percentile(sorted, 0.5).toFixed(2)} ms, p90 ${percentile(sorted, 0.9).toFixed(2)} ms`;
-};
 for (const { name, times, warm } of servers) {
   console.log(`${name}: first read until headers ${summary(times)} (${times.length} samples)`);
   medians.push(percentile(times, 0.5));

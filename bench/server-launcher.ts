@@ -5,6 +5,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -107,6 +108,18 @@ export async function launchServer(
  * The src/main.ts of `commit` in a detached git worktree at `dir`, made on first use with this
  * checkout's node_modules: a bench runs an older commit's server beside this one's.
  */
+/**
+ * The src/main.ts of `commit`, in a worktree named `<prefix>-<hash>` in the temporary directory: by
+ * its hash, since one named after `HEAD` or a branch would be reused once they move.
+ */
+export function commitMain(commit: string, prefix: string): { main: string; dir: string } {
+  const hash = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short=12', `${commit}^{commit}`], {
+    encoding: 'utf8',
+  }).trim();
+  const dir = join(tmpdir(), `${prefix}-${hash}`);
+  return { main: checkoutMain(hash, dir), dir };
+}
+
 export function checkoutMain(commit: string, dir: string): string {
   if (!existsSync(join(dir, 'src/main.ts')))
     execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, commit], { stdio: 'inherit' });

@@ -12,14 +12,12 @@
 // --b-flags Node/V8 flags to B's command line after those of `npm start` (--b-flags=--max-old-space-size=128);
 // --instances runs each as that many instances on the same PostgreSQL and Redis (the load's
 // connections split between them, their CPU added up).
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatLoad } from './machine.ts';
 import { serverEnv } from './server-env.ts';
-import { checkoutMain, type LaunchedServer, launchServer } from './server-launcher.ts';
+import { commitMain, type LaunchedServer, launchServer } from './server-launcher.ts';
 import { prng, tenants } from './tenants-data.ts';
 import { tenantsWithCredentials } from './tenants-database.ts';
 import {
@@ -52,13 +50,7 @@ const seconds = Number(values.seconds);
  * its migrations would refuse it as missing, so the worktree is given the file (said on the console).
  */
 function mainOf(commit: string): string {
-  // By the commit's hash: a worktree named after `HEAD` or a branch would be reused once they move.
-  const hash = execFileSync('git', ['rev-parse', '--short=12', `${commit}^{commit}`], {
-    cwd: new URL('..', import.meta.url),
-    encoding: 'utf8',
-  }).trim();
-  const dir = join(tmpdir(), `comanda-ab-${hash}`);
-  const main = checkoutMain(hash, dir);
+  const { main, dir } = commitMain(commit, 'comanda-ab');
   const migrations = new URL('../src/db/migrations/', import.meta.url);
   for (const file of readdirSync(migrations).filter((f) => f.endsWith('.ts'))) {
     const there = join(dir, 'src/db/migrations', file);

@@ -97,7 +97,7 @@ export function createMenuService(db: Db, cache: CatalogCache, boundaries: Bound
     const version = state.catalog_version;
     const key = cacheKey(restaurant.id, channel);
     // With the fiscal projections when this read asks for them or the catalog it replaces had them.
-    const fiscal = includeFiscal || (cache.held(key)?.fiscalTexts ?? null) !== null;
+    const fiscal = includeFiscal || Boolean(cache.held(key)?.fiscalTexts);
     const catalog = await cache.get(key, version, async () =>
       assembleCatalog(await loadRows(restaurant.id, version, fiscal), channel),
     );
