@@ -13,7 +13,7 @@ import { Resolver } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const blocked = new BlockList();
-for (const [network, bits] of [
+const privateIPv4 = [
   ['0.0.0.0', 8], // "this network"
   ['10.0.0.0', 8],
   ['100.64.0.0', 10], // carrier-grade NAT
@@ -25,13 +25,24 @@ for (const [network, bits] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved and broadcast
-] as const)
+] as const;
+for (const [network, bits] of privateIPv4) {
   blocked.addSubnet(network, bits, 'ipv4');
+  // 6to4 (RFC 3056): 2002:AABB:CCDD::/48 reaches the IPv4 address AA.BB.CC.DD through a relay.
+  const [a, b, c, d] = network.split('.').map(Number);
+  blocked.addSubnet(
+    `2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::`,
+    16 + bits,
+    'ipv6',
+  );
+}
 for (const [network, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
   ['64:ff9b::', 96], // NAT64 of any IPv4 address
   ['64:ff9b:1::', 48], // NAT64 of a local-use prefix (RFC 8215)
+  ['100::', 64], // discard-only
+  ['2001::', 32], // Teredo: its IPv4 address is obscured
+  ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local, including AWS's fd00:ec2::254 metadata
   ['fe80::', 10],
   ['ff00::', 8],

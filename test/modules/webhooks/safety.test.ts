@@ -44,6 +44,23 @@ test('webhook URL safety', async (t) => {
       assert.equal(isPublicAddress(address), false, address);
   });
 
+  await t.test('IPv6 forms that embed or stand for a private IPv4 address are judged private', () => {
+    // ::a.b.c.d (IPv4-compatible, deprecated: ::7f00:1 is how a URL writes ::127.0.0.1), 6to4
+    // (2002:AABB:CCDD::/48 reaches AA.BB.CC.DD through a relay) and Teredo, whose IPv4 address is
+    // obscured; a 6to4 address of a public IPv4 address stays public.
+    for (const address of [
+      '::7f00:1',
+      '::127.0.0.1',
+      '2002:7f00:1::1',
+      '2002:a9fe:a9fe::',
+      '2002:c0a8:101::1',
+      '2002:a00::',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    ])
+      assert.equal(isPublicAddress(address), false, address);
+    assert.equal(isPublicAddress('2002:808:808::1'), true);
+  });
+
   await t.test(
     'creating an endpoint on a private host or over http is 400 invalid_body naming url',
     async () => {
@@ -51,6 +68,7 @@ test('webhook URL safety', async (t) => {
         ['https://127.0.0.1/hook', /private or reserved/],
         ['https://169.254.169.254/latest/meta-data', /private or reserved/],
         ['https://[::1]/hook', /private or reserved/],
+        ['https://[::127.0.0.1]/hook', /private or reserved/],
         ['https://localhost/hook', /private or reserved/],
         [receiver.url(), /must use https/],
         ['https://user:pw@example.com/hook', /user name or password/],
