@@ -11,7 +11,10 @@
 //    instance that claims a row decides it alone, and another skips it), reads the restaurant's
 //    schedules as they are now (loadCatalogSchedules), writes one menu.updated (source
 //    "schedule") when one of their boundaries lies between the row's checked_at and `now`, and
-//    stores `now` and the next boundary after it.
+//    stores `now` and the next boundary after it. An event's commit updates the restaurant's row
+//    (events_version, migration 0015): the row is taken first, SKIP LOCKED, and a restaurant whose
+//    row another transaction holds (a long import) keeps its mark as it was, for a later tick,
+//    without holding up the others. Rows that need no event take no restaurant lock.
 //
 // The boundaries are those of the schedules as they are at the tick: a write that moves a
 // schedule is seen by the version, moves next_at and, unless a boundary of the new schedules has
@@ -33,7 +36,11 @@ export type BoundaryJobOptions = {
   stopping?: () => boolean;
 };
 
-/** A lock (a restaurant's row, at commit, for the events' version) waited for this long fails the batch, tried again next tick. */
+/**
+ * No row lock is waited for (SKIP LOCKED, and the restaurants' rows the commit updates are taken
+ * first); a lock still waited for this long (a table's, by a migration) fails the batch, tried again
+ * next tick.
+ */
 const LOCK_TIMEOUT_MS = 5_000;
 
 type Claimed = {
@@ -62,13 +69,16 @@ export async function runMenuBoundaries(
     if (rows.length < batch) break;
   }
   let written = 0;
+  // Past the last row claimed: a batch whose restaurants are all locked is not claimed again.
+  let after = 0;
   for (let i = 0; i < maxBatches && !stopping(); i++) {
-    const { claimed, events } = await db.transaction().execute(async (trx) => {
+    const { claimed, last, events } = await db.transaction().execute(async (trx) => {
       await sql`select set_config('lock_timeout', ${String(LOCK_TIMEOUT_MS)}, true)`.execute(trx);
       const { rows } = await sql<Claimed>`
         select m.restaurant_id, m.checked_at, r.timezone
         from menu_boundary_marks m join restaurants r on r.id = m.restaurant_id
-        where m.next_at <= ${now} or m.catalog_version <> r.catalog_version or m.timezone <> r.timezone
+        where m.restaurant_id > ${after}
+          and (m.next_at <= ${now} or m.catalog_version <> r.catalog_version or m.timezone <> r.timezone)
         order by m.restaurant_id limit ${batch}
         for update of m skip locked`.execute(trx);
       const events: NewEvent[] = [];
@@ -77,7 +87,13 @@ export async function runMenuBoundaries(
         const { version, schedules } = await loadCatalogSchedules(trx, row.restaurant_id);
         const boundaries = scheduleBoundaries([schedules]);
         const crossed = row.checked_at && nextBoundaryAt(boundaries, row.timezone, row.checked_at);
-        if (crossed && crossed <= now) events.push(menuUpdated(row.restaurant_id, 'schedule'));
+        if (crossed && crossed <= now) {
+          // The lock the commit's update of events_version takes (no key column changes).
+          const { rows: held } = await sql`select 1 from restaurants where id = ${row.restaurant_id}
+            for no key update skip locked`.execute(trx);
+          if (!held.length) continue;
+          events.push(menuUpdated(row.restaurant_id, 'schedule'));
+        }
         // Never back: an instance whose clock lags, claiming the row after a write, must not
         // account again for a boundary another instance already wrote.
         const checked = row.checked_at && row.checked_at > now ? row.checked_at : now;
@@ -87,9 +103,10 @@ export async function runMenuBoundaries(
           where restaurant_id = ${row.restaurant_id}`.execute(trx);
       }
       await recordEvents(trx, events);
-      return { claimed: rows.length, events: events.length };
+      return { claimed: rows.length, last: rows.at(-1)?.restaurant_id ?? after, events: events.length };
     });
     written += events;
+    after = last;
     if (claimed < batch) break;
   }
   return written;

@@ -5,10 +5,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { Db } from '../../../src/db/database.ts';
 import type { Schedule } from '../../../src/db/types.ts';
 import { runMenuBoundaries, startMenuBoundaryJob } from '../../../src/modules/menu/boundary-job.ts';
 import { addRestaurant } from '../../support/catalog-world.ts';
+import { testDatabaseUrl } from '../../support/database.ts';
 import { eventsWorld, feedSettled } from '../../support/events-world.ts';
 
 const EVERY_DAY = (start: string, end: string): Schedule[] =>
@@ -188,6 +190,49 @@ test('jobs of two instances running at once write each boundary once', async (t)
       2,
       `restaurant ${id}: one event per boundary`,
     );
+});
+
+test('a restaurant whose row is locked delays only its own schedule events', {
+  skip: !testDatabaseUrl && 'needs PostgreSQL (DATABASE_URL): PGlite has one connection',
+}, async (t) => {
+  // Two restaurants' rows held (a long import or edit of each) fill the first batch of two.
+  const world = await eventsWorld(t);
+  const { db } = world;
+  const restaurants: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const id = await addRestaurant(db, `Filial ${i}`);
+    await scheduledCategory(db, id, EVERY_DAY('11:00', '15:00'));
+    restaurants.push(id);
+  }
+  const locked = restaurants.slice(0, 2);
+  const free = restaurants.slice(2);
+  await runMenuBoundaries(db, at('10:00:00'), { batch: 2 });
+  const holder = new pg.Client({ connectionString: world.database.url });
+  await holder.connect();
+  // The world's database is dropped (with force) by an earlier after-hook than this one.
+  holder.on('error', () => {});
+  t.after(() => holder.end());
+  const eventsOf = (ids: number[]) =>
+    Promise.all(ids.map(async (id) => (await scheduleEvents(db, id)).length));
+
+  await holder.query('begin');
+  await holder.query('select 1 from restaurants where id = any($1) for update', [locked]);
+  const started = performance.now();
+  let written: number;
+  try {
+    written = await runMenuBoundaries(db, at('11:00:01'), { batch: 2 });
+  } finally {
+    await holder.query('rollback');
+  }
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < 2_000, `the tick took ${Math.round(elapsed)} ms`);
+  assert.equal(written, free.length);
+  assert.deepEqual(await eventsOf(free), [1, 1, 1]);
+  assert.deepEqual(await eventsOf(locked), [0, 0], 'the locked restaurants wait');
+
+  assert.equal(await runMenuBoundaries(db, at('11:00:16'), { batch: 2 }), locked.length);
+  assert.deepEqual(await eventsOf(locked), [1, 1], 'released: their boundary is written at the next tick');
+  assert.deepEqual(await eventsOf(free), [1, 1, 1]);
 });
 
 test('the schedule event reaches the feed with source "schedule" and both channels', async (t) => {
