@@ -14,6 +14,7 @@ import { loggerOptions } from './http/logger.ts';
 import { installMetrics } from './http/metrics.ts';
 import { installRateLimits } from './http/rate-limit.ts';
 import { installRequestCoding } from './http/request-coding.ts';
+import { installUtf8Bodies } from './http/request-utf8.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { meRoutes } from './modules/auth/me.ts';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandler(app);
   installRequestCoding(app);
+  installUtf8Bodies(app);
   installDraining(app);
   installSecurityHeaders(app);
   installRateLimits(app, ctx);

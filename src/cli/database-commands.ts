@@ -8,6 +8,7 @@ import { RemoteFailure } from '../admin/failure.ts';
 import { runCommand } from '../admin/run-command.ts';
 import { parseConfig } from '../config.ts';
 import { ImportError } from '../import/import.ts';
+import { firstInvalidUtf8 } from '../lib/utf8.ts';
 import { action, countsText, type OutputOptions, print, progressDisplay, waiting } from './output.ts';
 
 /**
@@ -133,21 +134,11 @@ function lineOf(text: string, index: number): string {
 
 /** Where the first byte that is not UTF-8 is: `byte 0xe9 at line 2, column 42`. */
 function firstInvalidByte(bytes: Buffer): string {
-  // Everything before the first invalid byte decodes as it is, so its text gives the byte's offset;
-  // a U+FFFD the file really holds (EF BF BD) is passed over.
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-  let offset = 0;
-  let from = 0;
-  for (let at = text.indexOf('\uFFFD'); at >= 0; at = text.indexOf('\uFFFD', at + 1)) {
-    offset += Buffer.byteLength(text.slice(from, at));
-    from = at;
-    if (bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd) continue;
-    const before = text.slice(0, at);
-    const line = before.split('\n').length;
-    const column = at - before.lastIndexOf('\n');
-    return `byte 0x${bytes[offset].toString(16).padStart(2, '0')} at line ${line}, column ${column}`;
-  }
-  return 'an incomplete character at its end';
+  const bad = firstInvalidUtf8(bytes);
+  if (!bad) return 'an incomplete character at its end';
+  const line = bad.before.split('\n').length;
+  const column = bad.before.length - bad.before.lastIndexOf('\n');
+  return `byte ${bad.hex} at line ${line}, column ${column}`;
 }
 
 export function registerDatabaseCommands(program: Command): void {

@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, OAuthError, oauthErrors } from '../../http/errors.ts';
+import { utf8Text } from '../../http/request-utf8.ts';
 import { nameSchema } from '../../http/schema-names.ts';
 import { isBrowserApproval, showConsent } from '../console/consent.ts';
 import { type AuthorizeQuery, authorize } from './authorize.ts';
@@ -59,7 +60,7 @@ const AuthorizeQuerySchema = Type.Object({
 function asOAuthError(error: FastifyError): Error {
   if (error instanceof OAuthError) return error;
   if (error.validation) return oauthErrors.invalidRequest('A parameter is invalid or sent more than once.');
-  // The catalogue's own 400s say what is wrong with the request (a body in a content coding).
+  // The catalogue's own 400s say what is wrong with the request (a body in a content coding, or not UTF-8).
   if (error instanceof AppError && error.statusCode === 400) return oauthErrors.invalidRequest(error.message);
   if (error.statusCode && error.statusCode < 500) return oauthErrors.invalidRequest('Malformed request.');
   return error;
@@ -67,8 +68,8 @@ function asOAuthError(error: FastifyError): Error {
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) =>
-    done(null, body),
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, body, done) =>
+    done(null, utf8Text(body as Buffer)),
   );
   // Rethrown to the app's error handler, which renders OAuth errors with no-store.
   app.setErrorHandler((error: FastifyError) => {

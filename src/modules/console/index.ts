@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { toAppError } from '../../http/error-handler.ts';
+import { AppError } from '../../http/errors.ts';
+import { utf8Text } from '../../http/request-utf8.ts';
 import { appRoutes } from './apps-routes.ts';
 import { assetRoutes } from './assets.ts';
 import { consentRoutes } from './consent.ts';
@@ -31,8 +33,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 32 * 1024 },
-    (_request, body, done) => done(null, new URLSearchParams(body as string)),
+    { parseAs: 'buffer', bodyLimit: 32 * 1024 },
+    (_request, body, done) => done(null, new URLSearchParams(utf8Text(body as Buffer))),
   );
   app.addHook('preHandler', async (request, reply) => {
     const access = request.routeOptions.config.console ?? 'staff';
@@ -80,7 +82,8 @@ async function consolePages(app: FastifyInstance): Promise<void> {
       reply,
       status,
       'This request cannot be accepted',
-      'Go back and try again.',
+      // A body that is not UTF-8 says so (a browser sends the console's forms as UTF-8).
+      error instanceof AppError && error.key === 'invalid_body' ? error.message : 'Go back and try again.',
       request.staff,
     );
   });
