@@ -20,6 +20,33 @@ export function utf8Text(body: Buffer): string {
   return body.toString('utf8', bom ? 3 : 0);
 }
 
+const BROKEN_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+const ESCAPE_RUNS = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * The fields of a url-encoded form (its body read by utf8Text). Its escapes must spell UTF-8 as
+ * the body does: URLSearchParams reads `%E9` (Latin-1's é) as U+FFFD, and keeps a `%` that starts
+ * no escape (`api_key=%zz`) as it is. 400 invalid_body naming the first such byte.
+ */
+export function formFields(text: string): URLSearchParams {
+  const broken = BROKEN_ESCAPE.exec(text);
+  if (broken)
+    throw errors.invalidBody(
+      `The form has a % not followed by two hexadecimal digits (at offset ${broken.index}).`,
+    );
+  // A character's bytes are escaped one after the other: each run of escapes is whole characters.
+  for (const run of text.matchAll(ESCAPE_RUNS)) {
+    const bytes = Buffer.from(run[0].replaceAll('%', ''), 'hex');
+    if (isUtf8(bytes)) continue;
+    const bad = firstInvalidUtf8(bytes)?.offset ?? bytes.length - 1;
+    const escaped = run[0].slice(bad * 3, bad * 3 + 3).toUpperCase();
+    throw errors.invalidBody(
+      `The form is not UTF-8 text (the escape ${escaped} at offset ${run.index + bad * 3}): send it as UTF-8.`,
+    );
+  }
+  return new URLSearchParams(text);
+}
+
 type JsonParser = (request: unknown, body: string, done: (err: Error | null, body?: unknown) => void) => void;
 
 /** application/json read as bytes, checked as UTF-8, then parsed by Fastify's own JSON parser

@@ -92,6 +92,14 @@ test('a token request that is not UTF-8 is invalid_request naming its byte', asy
     `The body is not UTF-8 text (byte 0xe9 at offset ${30 + key.api_key.length}): send it as UTF-8.`,
   );
 
+  // Percent escapes spell bytes too: %E9 is Latin-1's é, not UTF-8.
+  const escaped = await token(bytes(`grant_type=api_key&api_key=${key.api_key}&scope=caf%C3%A9%E9`));
+  assert.equal(escaped.statusCode, 400, escaped.body);
+  assert.equal(
+    escaped.json().error_description,
+    `The form is not UTF-8 text (the escape %E9 at offset ${43 + key.api_key.length}): send it as UTF-8.`,
+  );
+
   const good = await token(bytes([0xef, 0xbb, 0xbf], `grant_type=api_key&api_key=${key.api_key}`));
   assert.equal(good.statusCode, 200, good.body);
 });
@@ -109,4 +117,17 @@ test('a console form that is not UTF-8 is a 400 page naming its byte', async (t)
   assert.equal(res.statusCode, 400, res.body);
   assert.match(res.body, /The body is not UTF-8 text \(byte 0xe9 at offset 31\): send it as UTF-8\./);
   assert.equal(res.headers['set-cookie'], undefined);
+
+  // An escape that ends a character early (%C3 then a plain letter) is refused the same way.
+  const escaped = await app.inject({
+    method: 'POST',
+    url: '/console/login',
+    payload: 'email=ana@example.com&password=p%C3o',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+  });
+  assert.equal(escaped.statusCode, 400, escaped.body);
+  assert.match(
+    escaped.body,
+    /The form is not UTF-8 text \(the escape %C3 at offset 32\): send it as UTF-8\./,
+  );
 });

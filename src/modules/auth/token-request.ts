@@ -2,13 +2,13 @@
 // credentials sent with HTTP Basic (RFC 6749 2.3.1).
 import type { FastifyRequest } from 'fastify';
 import { oauthErrors, requestName } from '../../http/errors.ts';
+import { formFields } from '../../http/request-utf8.ts';
 
 export type TokenParams = Map<string, string>;
 
 type BasicCredentials = { clientId: string; clientSecret: string };
 
 const FORM = 'application/x-www-form-urlencoded';
-const BROKEN_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
 export function readForm(request: FastifyRequest): URLSearchParams {
   const media = String(request.headers['content-type'] ?? '')
@@ -16,11 +16,8 @@ export function readForm(request: FastifyRequest): URLSearchParams {
     .trim()
     .toLowerCase();
   if (media !== FORM) throw oauthErrors.invalidRequest(`The body must be ${FORM}.`);
-  const body = typeof request.body === 'string' ? request.body : '';
-  // URLSearchParams keeps a broken escape as it is: `api_key=%zz` would be checked as the key "%zz".
-  if (BROKEN_ESCAPE.test(body))
-    throw oauthErrors.invalidRequest('The body has a % not followed by two hexadecimal digits.');
-  return new URLSearchParams(body);
+  // Its 400 (an escape that is not UTF-8, or a % that starts none) is answered as invalid_request.
+  return formFields(typeof request.body === 'string' ? request.body : '');
 }
 
 /** RFC 6749 3.2: no parameter twice; 3.1: a parameter without a value counts as omitted. */

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { toAppError } from '../../http/error-handler.ts';
 import { AppError } from '../../http/errors.ts';
-import { utf8Text } from '../../http/request-utf8.ts';
+import { formFields, utf8Text } from '../../http/request-utf8.ts';
 import { appRoutes } from './apps-routes.ts';
 import { assetRoutes } from './assets.ts';
 import { consentRoutes } from './consent.ts';
@@ -34,7 +34,7 @@ async function consolePages(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'buffer', bodyLimit: 32 * 1024 },
-    (_request, body, done) => done(null, new URLSearchParams(utf8Text(body as Buffer))),
+    (_request, body, done) => done(null, formFields(utf8Text(body as Buffer))),
   );
   app.addHook('preHandler', async (request, reply) => {
     const access = request.routeOptions.config.console ?? 'staff';
