@@ -73,21 +73,30 @@ export const DryRunResult = nameSchema(
   ),
 );
 
-/** The 409 body: the catalogue's error plus every stale object of the request. */
+/**
+ * The 409 body of an edit: the catalogue's error plus, for product_update_conflict, every stale
+ * object of the request. The other 409 of these routes, idempotency_key_in_use, has no conflicts.
+ */
 export const ConflictError = nameSchema(
   'UpdateConflict',
   Type.Object({
     statusCode: Type.Integer(),
     message: Type.String(),
     key: Type.String(),
-    conflicts: Type.Array(
-      Type.Object(
-        {
-          index: Type.Integer({ description: 'Position in the bulk array; 0 for a single edit.' }),
-          id: Type.Integer(),
-          current_updated_at: Type.String({ format: 'date-time', description: 'Re-read and review again.' }),
-        },
-        { additionalProperties: false },
+    conflicts: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            index: Type.Integer({ description: 'Position in the bulk array; 0 for a single edit.' }),
+            id: Type.Integer(),
+            current_updated_at: Type.String({
+              format: 'date-time',
+              description: 'Re-read and review again.',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'With product_update_conflict only: every stale object, in request order.' },
       ),
     ),
   }),

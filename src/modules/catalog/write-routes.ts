@@ -33,12 +33,13 @@ import {
 } from './schemas.ts';
 
 const scope = 'products:write' as const;
-// idempotency_key_in_use is a 409 too: where 409 is the update conflict (edits), the header's
-// description names it instead of the error keys.
+// On the edits, idempotency_key_in_use shares the 409 (and its UpdateConflict body, without
+// conflicts) with product_update_conflict.
 const EDIT_KEYS = [
   'product_changes_required',
   'product_not_found',
   'product_category_not_found',
+  'idempotency_key_in_use',
   ...IDEMPOTENCY_ERROR_KEYS,
 ];
 

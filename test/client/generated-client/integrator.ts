@@ -34,7 +34,8 @@ const edited = await api.PUT('/v1/products/{productId}', {
   params: { path: { productId } },
   body: { price: 42.9, expected_updated_at: read.data.updated_at },
 });
-if (edited.response.status === 409 && edited.error && 'conflicts' in edited.error) {
+// A 409 is product_update_conflict (with conflicts) or idempotency_key_in_use (without).
+if (edited.response.status === 409 && edited.error && 'conflicts' in edited.error && edited.error.conflicts) {
   const stale: string[] = edited.error.conflicts.map((conflict) => conflict.current_updated_at);
   console.log('changed meanwhile', stale);
 }

@@ -103,13 +103,20 @@ test('409 product_update_conflict lists every stale product', async (t) => {
     for (const path of ['/v1/products/{productId}', '/v1/products/bulk']) {
       const response = doc.paths[path].put.responses['409'];
       const schema = resolve(doc, response.content['application/json'].schema);
-      assert.deepEqual(schema.properties.key.enum, ['product_update_conflict'], path);
+      assert.deepEqual(
+        schema.properties.key.enum.toSorted(),
+        ['idempotency_key_in_use', 'product_update_conflict'],
+        path,
+      );
+      assert.ok(!schema.required.includes('conflicts'), 'idempotency_key_in_use has no conflicts');
       assert.deepEqual(Object.keys(schema.properties.conflicts.items.properties).sort(), [
         'current_updated_at',
         'id',
         'index',
       ]);
-      assert.ok(response.content['application/json'].examples.product_update_conflict.value.conflicts);
+      const { examples } = response.content['application/json'];
+      assert.ok(examples.product_update_conflict.value.conflicts);
+      assert.equal(examples.idempotency_key_in_use.value.conflicts, undefined);
     }
   });
 });

@@ -191,6 +191,42 @@ test('Idempotency-Key on product writes', async (t) => {
     },
   );
 
+  await t.test(
+    'on the edit routes, whose 409 is also the update conflict, a running key is 409 idempotency_key_in_use too',
+    onPostgres,
+    async () => {
+      const id = products.margherita;
+      const before = (await app.inject({ url: `/v1/products/${id}`, headers: auth.read })).body;
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `api_key:${auth.write.apiKeyId}\nbusy-edit`,
+      ]);
+      try {
+        for (const [method, url, payload] of [
+          ['PUT', `/v1/products/${id}`, { price: 61 }],
+          ['PUT', '/v1/products/bulk', [{ id, price: 61 }]],
+          ['PATCH', `/v1/products/${id}/availability`, { available: false }],
+        ] as const) {
+          const res = await send(method, url, payload, 'busy-edit');
+          assert.equal(res.statusCode, 409, `${method} ${url}: ${res.body}`);
+          assert.deepEqual(res.json(), {
+            statusCode: 409,
+            message:
+              'A request with this Idempotency-Key is still running; retry after the Retry-After seconds.',
+            key: 'idempotency_key_in_use',
+          });
+          assert.equal(res.headers['retry-after'], '1');
+        }
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+      }
+      assert.equal((await app.inject({ url: `/v1/products/${id}`, headers: auth.read })).body, before);
+    },
+  );
+
   await t.test('two instances on one database agree on a key', onPostgres, async (t) => {
     const other = await buildTestApp(t, { database });
     const payload = create('Duas Instâncias');
