@@ -75,3 +75,22 @@ test('GET /v1/me', async (t) => {
     }
   });
 });
+
+test('a restaurant session that expires while GET /v1/me runs is answered as authenticated, not 500', async (t) => {
+  // The clock reaches the session's exp between the authentication and the handler.
+  let late = false;
+  const { app, ctx } = await buildTestApp(t, {
+    routes: (app) =>
+      app.addHook('preHandler', async () => {
+        late = true;
+      }),
+  });
+  const [only] = await seedRestaurants(ctx.db, 1);
+  const session = signSession(only, 60, ctx.secrets.sessionSecret);
+  const exp = JSON.parse(Buffer.from(session.split('.')[1], 'base64url').toString()).exp * 1000;
+  const realNow = Date.now;
+  t.mock.method(Date, 'now', () => (late ? exp : realNow()));
+  const res = await app.inject({ url: '/v1/me', headers: { authorization: `Bearer ${session}` } });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().expires_at, new Date(exp).toISOString());
+});
