@@ -83,12 +83,13 @@ type SessionRow = {
 };
 
 export async function insertConsoleSession(db: Db, row: SessionRow): Promise<void> {
-  // The member's sessions that ended or expired are of no further use: dropped here, so the
-  // table never holds more than a few rows per member.
+  // The member's expired sessions are of no further use (their tokens have expired too): dropped
+  // here, so the table holds only the sign-ins of one session lifetime per member. An ended one is
+  // kept until it expires: its row is what refuses its still-unexpired token (session-check.ts).
   await db
     .deleteFrom('console_sessions')
     .where('staff_user_id', '=', row.staffUserId)
-    .where((eb) => eb.or([eb('ended_at', 'is not', null), eb('expires_at', '<=', row.createdAt)]))
+    .where('expires_at', '<=', row.createdAt)
     .execute();
   await db
     .insertInto('console_sessions')
