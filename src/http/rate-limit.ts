@@ -158,6 +158,9 @@ function redisLimiter(name: string, limit: number, redis: Redis, warn: (err: unk
       }
       try {
         const [count, ttl, end] = await commands.rateLimitHit(stored(key), WINDOW_MS, breaker.deadline());
+        // Counted nothing, as past its deadline: a late Redis, or a clock offset gone stale (the
+        // process' clock stepped). A failure, so the breaker's probe measures the offset again.
+        if (Number(count) < 0) throw new Error('the rate-limit count reached Redis after its deadline');
         breaker.succeeded();
         return decide(Number(count), Number(ttl), limit, Number(end));
       } catch (err) {
