@@ -75,7 +75,8 @@ export async function storeApiKey(
       .execute();
     if (before) {
       const grant = { scopes, restaurantIds: input.restaurantIds };
-      await endWhatIsNoLongerGranted(tx, inserted.id, before.key_hash !== values.key_hash, grant);
+      const endsAll = before.key_hash !== values.key_hash || values.revoked_at !== null;
+      await endWhatIsNoLongerGranted(tx, inserted.id, endsAll, grant);
     }
     return inserted;
   };
@@ -84,19 +85,20 @@ export async function storeApiKey(
 }
 
 /**
- * A key defined again (an import) ends at once what it no longer grants. With another secret:
- * every access token and refresh family of the old one, so whoever held the old secret holds
- * nothing. Otherwise: each access token holding a scope or a restaurant the key lost (a refresh
- * narrows the rest, grants/refresh-token.ts).
+ * A key defined again (an import) ends at once what it no longer grants. With another secret, or
+ * revoked: every access token and refresh family it had, so whoever held the old secret holds
+ * nothing, and defining the key again unrevoked brings none of them back. Otherwise: each access
+ * token holding a scope or a restaurant the key lost (a refresh narrows the rest,
+ * grants/refresh-token.ts).
  */
 async function endWhatIsNoLongerGranted(
   tx: Db,
   apiKeyId: number,
-  secretReplaced: boolean,
+  endsAll: boolean,
   grant: { scopes: string[]; restaurantIds: number[] },
 ) {
   const now = new Date();
-  if (secretReplaced) {
+  if (endsAll) {
     await revokeFamily(tx, { apiKeyId }, now);
     return revokeAccessTokens(tx, { apiKeyId }, now);
   }
@@ -120,7 +122,10 @@ export async function listApiKeys(db: Db) {
   return rows.map((r) => ({ ...r, restaurant_ids: r.restaurant_ids ?? [] }));
 }
 
-/** Revokes a key and, at once, every access token issued for it. */
+/**
+ * Revokes a key and, at once, every access token and refresh family issued for it (so none comes
+ * back should an import define the key again).
+ */
 export async function revokeApiKey(db: Db, id: number, now = new Date()): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     const updated = await tx
@@ -129,6 +134,7 @@ export async function revokeApiKey(db: Db, id: number, now = new Date()): Promis
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    await revokeFamily(tx, { apiKeyId: id }, now);
     await revokeAccessTokens(tx, { apiKeyId: id }, now);
     return Number(updated.numUpdatedRows) > 0;
   });

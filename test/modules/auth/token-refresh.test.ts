@@ -160,6 +160,29 @@ test('POST /oauth/token with grant_type=refresh_token', async (t) => {
     },
   );
 
+  await t.test('tokens of a revoked key stay ended when an import defines the key again', async () => {
+    const redefine = (apiKey: typeof key, revokedAt: Date | null) =>
+      storeApiKey(ctx.db, {
+        id: apiKey.id,
+        key: apiKey.api_key,
+        restaurantIds: [r1],
+        scopes: apiKey.scopes,
+        revokedAt,
+      });
+    for (const revoke of [
+      (k: typeof key) => revokeApiKey(ctx.db, k.id),
+      (k: typeof key) => redefine(k, new Date()),
+    ]) {
+      const revived = await newKey(ctx.db, [r1]);
+      const pair = await exchange(revived.api_key);
+      await revoke(revived);
+      await redefine(revived, null);
+      assertInvalidGrant(await refresh(pair.refresh_token));
+      assert.equal((await call(pair.access_token)).statusCode, 401);
+      assert.equal((await call((await exchange(revived.api_key)).access_token)).statusCode, 200);
+    }
+  });
+
   await t.test('a refresh never keeps a scope the key has since lost', async () => {
     const shrinking = await newKey(ctx.db, [r1], ['products:read', 'menu:read']);
     const pair = await exchange(shrinking.api_key);
