@@ -65,7 +65,10 @@ export async function fetchProviderAnswer(options: FetchReceivedNfeOptions): Pro
     excerpt = received.body.toString('utf8', 0, EXCERPT_BYTES);
     const mapped = await mapBody(received.body, signal, true);
     const other = mapped.keys.find((key) => key !== accessKey);
-    if (other !== undefined) throw new Error(`the document names another access key (${other.slice(0, 60)})`);
+    // Masked before the cut: a cut that halves a secret would leave its first part unmasked.
+    if (other !== undefined) {
+      throw new Error(`the document names another access key (${redact(other, forms).slice(0, 60)})`);
+    }
     return mapped;
   } catch (error) {
     const failure = error instanceof ProviderFailure ? error : undefined;

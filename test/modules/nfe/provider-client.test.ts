@@ -234,6 +234,34 @@ test('a JSON body that is not an object is a 502, and a token it echoes is maske
   assert.match(String(logged[0].details.provider_body), /token \*\*\* recusado/);
 });
 
+test('a document naming another key that holds the token leaves no part of it in the log', async (t) => {
+  // The key is cut for the log: a cut that halves the token must not leave its first half unmasked.
+  const token = 'tokSECRETabcdefghijklmnopQRSTUVWyz';
+  let named = '';
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...buildProviderDocument(note), chave_nfe: named }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const prefix of ['', 'x'.repeat(40), 'x'.repeat(55)]) {
+    named = `${prefix}${token}${token}`;
+    logged = [];
+    await assert.rejects(fetchProviderAnswer({ baseUrl, token, accessKey: KEY, logger }), {
+      statusCode: 502,
+    });
+    assert.match(String(logged[0].details.reason), /names another access key/);
+    const text = JSON.stringify(logged);
+    for (let at = 0; at + 6 <= token.length; at++) {
+      assert.equal(text.includes(token.slice(at, at + 6)), false, `${token.slice(at, at + 6)} in ${text}`);
+    }
+  }
+});
+
 test('the simulator limits each token per minute and says so in the rate-limit headers', async (t) => {
   const limited = await startFiscalSimulator({
     notes: new Map([[KEY, buildProviderDocument(note)]]),
