@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { ComandaClient, ComandaError, maskSecrets, TokenManager } from '../../src/client/index.ts';
 import { apiError, hangUp, json, ok, type Script, scriptedServer, silent, stallBody } from './support.ts';
@@ -320,6 +321,20 @@ test("a caller's abort while the body is read rejects with the caller's reason, 
     await assert.rejects(s.client.getProduct(id, { signal: controller.signal }), (error) => error === reason);
     assert.equal(s.count(path), 1);
   }
+});
+
+test("a caller's long-lived signal holds no listener after its calls, however many retry pauses they took", async (t) => {
+  const s = await setup(t, {
+    '/v1/menu': [
+      apiError(503, 'service_unavailable'),
+      apiError(429, 'rate_limited', { 'retry-after': '0' }),
+      ok({}),
+    ],
+  });
+  const controller = new AbortController();
+  await s.client.getMenu({}, { signal: controller.signal });
+  assert.equal(s.count('/v1/menu'), 3);
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
 });
 
 test('a token answer whose body times out is a ComandaError timeout, retried like a lost one', async (t) => {
