@@ -32,7 +32,7 @@ export class ComandaError extends Error {
       cause?: unknown;
     } = {},
   ) {
-    super(maskSecrets(message), details.cause === undefined ? undefined : { cause: details.cause });
+    super(maskSecrets(message), details.cause === undefined ? undefined : { cause: masked(details.cause) });
     this.name = 'ComandaError';
     this.status = status;
     this.key = key;
@@ -50,6 +50,34 @@ const BEARER = /\b(Bearer\s+)\S+/gi;
 /** Keeps a secret's prefix and 4 characters, enough to tell keys apart, never to use one. */
 export function maskSecrets(text: string): string {
   return text.replace(SECRET, '$1$2…').replace(BEARER, '$1***');
+}
+
+/**
+ * `cause` with the secrets of its messages, stacks and string fields masked, down its own causes:
+ * the error itself when it holds none, else a copy (an inspection or a logger prints the cause
+ * whole, where the platform's error may quote a header, e.g. one whose value it refused).
+ */
+function masked(cause: unknown, depth = 0): unknown {
+  if (typeof cause === 'string') return maskSecrets(cause);
+  if (!(cause instanceof Error)) return cause;
+  const inner = depth < 8 ? masked(cause.cause, depth + 1) : undefined;
+  const fields = Object.entries(cause)
+    .filter(([name]) => !['cause', 'message', 'stack'].includes(name))
+    .map(([name, value]) => [name, typeof value === 'string' ? maskSecrets(value) : value]);
+  const message = maskSecrets(cause.message);
+  const stack = cause.stack === undefined ? undefined : maskSecrets(cause.stack);
+  const same =
+    inner === cause.cause &&
+    message === cause.message &&
+    stack === cause.stack &&
+    fields.every(([name, value]) => value === (cause as unknown as Record<string, unknown>)[name as string]);
+  if (same) return cause;
+  const copy = Object.assign(new Error(message, inner === undefined ? undefined : { cause: inner }), {
+    ...Object.fromEntries(fields),
+  });
+  copy.name = cause.name;
+  copy.stack = stack;
+  return copy;
 }
 
 /** An HTTP answer read whole: its status, headers and body text. */

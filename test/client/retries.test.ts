@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
+import { inspect } from 'node:util';
 import { ComandaClient, ComandaError, maskSecrets, TokenManager } from '../../src/client/index.ts';
 import { apiError, hangUp, json, ok, type Script, scriptedServer, silent, stallBody } from './support.ts';
 
@@ -234,6 +235,30 @@ test('a failure carrying a secret in its text is masked in the ComandaError', as
   assert.doesNotMatch(error.message, /secretsecret|SECRETSECRET/);
   assert.match(error.message, /Bearer \*\*\* .*ck_live_abcd…/);
   assert.equal(maskSecrets('crt_1234567890 cac_abcdefgh'), 'crt_1234… cac_abcd…');
+});
+
+test('a secret in the platform error a ComandaError keeps as its cause is masked there too, as an inspection or a logger shows it', async () => {
+  // The platform's own fetch names a header value it refuses, here the whole Authorization header.
+  const client = new ComandaClient({
+    baseUrl: 'http://127.0.0.1:9',
+    tokens: { getAccessToken: async () => 'cat_Zx9secretsecret\nrest' },
+    retry: { retries: 0 },
+  });
+  const error = await caught(client.getProduct(7));
+  assert.equal(error.key, 'network_error');
+  assert.match(String((error.cause as Error).message), /Bearer \*\*\*/);
+  assert.doesNotMatch(inspect(error), /secretsecret/);
+  const leaky = new ComandaClient({
+    baseUrl: 'http://127.0.0.1:9',
+    tokens: { getAccessToken: async () => 'cat_Zx9secretsecret' },
+    fetch: async () => {
+      throw new Error('lost', { cause: new Error('socket closed while sending Bearer cat_Zx9secretsecret') });
+    },
+    retry: { retries: 0 },
+  });
+  const nested = await caught(leaky.getProduct(7));
+  assert.doesNotMatch(inspect(nested), /secretsecret/);
+  assert.match(inspect(nested), /socket closed while sending Bearer \*\*\*/);
 });
 
 test('a webhook-endpoint POST (which the server does not apply once per key) carries no Idempotency-Key and is not sent again once it may have arrived', async (t) => {
