@@ -35,6 +35,7 @@ export type TokenManagerOptions = {
    * Called (and awaited) when a refresh got no answer (lost connection, timeout, 5xx): its refresh
    * token may be consumed on the server, where sending it again revokes the family and the key's
    * access tokens. Delete the one `onTokens` persisted, so that a restart exchanges the API key.
+   * Called too when `onTokens` failed after a refresh: the persisted one is then consumed.
    */
   onRefreshTokenDropped?: () => void | Promise<void>;
   /** Seconds before expiry to refresh (default 60; at most half the token lifetime). */
@@ -134,6 +135,11 @@ export class TokenManager {
       if (!(error instanceof ComandaError)) throw error;
       // After reset() this renewal decides nothing: its error goes to the calls that waited for it.
       if (generation !== this.#generation) throw error;
+      // Answered, its tokens kept in memory, but onTokens failed: the persisted one is consumed.
+      if (error.key === 'token_persistence_failed') {
+        await this.#dropped();
+        throw error;
+      }
       if (error.key === 'invalid_grant') throw this.#refuse(error);
       // ...except after a 429, which the server answers before the grant runs.
       if (error.status === 429) this.#refreshToken = refreshToken;

@@ -255,3 +255,48 @@ test('a renewal that fails while the access token still works is not tried again
   assert.equal(await tokens.getAccessToken(), 'at1');
   assert.deepEqual(sent, ['api_key', 'refresh_token', 'api_key', 'api_key'], 'then the key exchange again');
 });
+
+test('onTokens failing after a refresh: the rotated tokens stay in use, the persisted refresh token is dropped, and no key exchange follows', async () => {
+  const sent: (string | null)[] = [];
+  const refreshTokens: (string | null)[] = [];
+  const fetch = (async (_url: string | URL | Request, init?: RequestInit) => {
+    const form = new URLSearchParams(String(init?.body));
+    sent.push(form.get('grant_type'));
+    refreshTokens.push(form.get('refresh_token'));
+    const n = sent.length;
+    const answer = { access_token: `at${n}`, token_type: 'Bearer', expires_in: 900, refresh_token: `rt${n}` };
+    return new Response(JSON.stringify(answer), { headers: { 'content-type': 'application/json' } });
+  }) as typeof globalThis.fetch;
+  const clock = { now: Date.now() };
+  let storeDown = false;
+  const dropped: number[] = [];
+  const tokens = new TokenManager({
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'ck_test_store',
+    fetch,
+    now: () => clock.now,
+    onTokens: () => {
+      if (storeDown) throw new Error('the secret store is down');
+    },
+    onRefreshTokenDropped: () => {
+      dropped.push(clock.now);
+    },
+  });
+  assert.equal(await tokens.getAccessToken(), 'at1');
+  clock.now += 900_000;
+  storeDown = true;
+  const error = await tokens.getAccessToken().then(
+    () => assert.fail('a refresh whose tokens were not persisted was answered silently'),
+    (e: unknown) => e as ComandaError,
+  );
+  assert.ok(error instanceof ComandaError);
+  assert.equal(error.key, 'token_persistence_failed');
+  assert.doesNotMatch(error.message, /no answer/);
+  assert.deepEqual(sent, ['api_key', 'refresh_token'], 'the refresh was answered: no new family');
+  assert.equal(dropped.length, 1, 'the persisted refresh token is consumed: the store is told to drop it');
+  assert.equal(await tokens.getAccessToken(), 'at2', 'the rotated access token is used');
+  storeDown = false;
+  clock.now += 900_000;
+  assert.equal(await tokens.getAccessToken(), 'at3');
+  assert.deepEqual(refreshTokens, [null, 'rt1', 'rt2'], 'the family goes on with the token kept in memory');
+});
