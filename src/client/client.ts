@@ -123,7 +123,11 @@ export class ComandaClient {
       baseUrl,
       fetch,
       timeoutMs,
-      retry: { ...DEFAULT_RETRY, ...options.retry },
+      // A field given as undefined keeps its default (spread, it would end every bound).
+      retry: {
+        ...DEFAULT_RETRY,
+        ...Object.fromEntries(Object.entries(options.retry ?? {}).filter(([, value]) => value !== undefined)),
+      },
       log: logger,
       sleep,
     };

@@ -362,6 +362,24 @@ test("a caller's long-lived signal holds no listener after its calls, however ma
   assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
 });
 
+test('a retry policy field given as undefined keeps its default: a read without an answer is not sent forever', async () => {
+  const stop = new AbortController();
+  let attempts = 0;
+  const client = new ComandaClient({
+    baseUrl: 'http://127.0.0.1:9',
+    tokens: { getAccessToken: async () => 'cat_token' },
+    fetch: async () => {
+      attempts += 1;
+      if (attempts === 20) stop.abort(new Error('still sending'));
+      throw new TypeError('fetch failed');
+    },
+    retry: { retries: undefined, baseDelayMs: 1, maxDelayMs: 1, maxRetryAfterSeconds: undefined },
+  });
+  const error = await caught(client.getProduct(7, { signal: stop.signal }));
+  assert.equal(error.key, 'network_error');
+  assert.equal(attempts, 4, 'the first attempt and the default 3 retries');
+});
+
 test('a token answer whose body times out is a ComandaError timeout, retried like a lost one', async (t) => {
   const server = await scriptedServer(t, { '/oauth/token': [stallBody(200), issued(1)] });
   const tokens = new TokenManager({ baseUrl: server.baseUrl, apiKey: 'ck_test_key', timeoutMs: 150 });
