@@ -132,10 +132,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
 /**
  * SIGTERM/SIGINT: stop gracefully and exit 0 (1 if the stop failed, or had not ended a second
- * after SHUTDOWN_TIMEOUT_MS: a database that does not answer cannot hold the process).
+ * after SHUTDOWN_TIMEOUT_MS: a database that does not answer cannot hold the process). A signal
+ * during the stop is logged and changes nothing (`npm start` and Ctrl-C: node gets the terminal's
+ * SIGINT and npm's forwarded one); the deadline already bounds the stop.
  */
 export function stopOnSignals(server: Pick<RunningServer, 'stop' | 'app'>, log: (msg: string) => void): void {
+  let stopping = false;
   const onSignal = (signal: string) => {
+    if (stopping) {
+      log(`${signal} received: already stopping`);
+      return;
+    }
+    stopping = true;
     log(`${signal} received: finishing requests in flight`);
     setTimeout(() => {
       log('shutdown deadline passed: exiting with work unfinished');
@@ -149,6 +157,6 @@ export function stopOnSignals(server: Pick<RunningServer, 'stop' | 'app'>, log: 
       },
     );
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
