@@ -50,3 +50,24 @@ test('/readyz answers 503 with the error model when the database does not answer
   assert.ok(res.headers['x-error-id']);
   assert.doesNotMatch(res.body, /refused/);
 });
+
+test('/readyz asks the database once for all the requests that arrive while it waits: a flood of probes takes one pool connection, not one each', async (t) => {
+  const database = await createTestDatabase();
+  const { app } = await buildTestApp(t, { database });
+  t.after(() => database.close().catch(() => {}));
+  const ping = database.ping.bind(database);
+  let pings = 0;
+  database.ping = async () => {
+    pings++;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await ping();
+  };
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/readyz' })),
+  );
+  assert.deepEqual(new Set(answers.map((res) => res.statusCode)), new Set([200]));
+  assert.equal(pings, 1);
+  // Settled, the next probe asks again.
+  assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+  assert.equal(pings, 2);
+});
