@@ -68,8 +68,9 @@ export async function purgedAfter(
  * transaction that deletes holds back, by the xmin rule above, every event committed after it
  * started, of every restaurant, so one delete of a large backlog would stall the whole feed. The
  * statement that deletes events records, per restaurant and type, the last one gone (event_purges).
+ * An aborted `stop` ends it before its next statement (the rest waits for the next run).
  */
-export async function purgeEvents(db: Db, days: number, batch = 5_000): Promise<number> {
+export async function purgeEvents(db: Db, days: number, batch = 5_000, stop?: AbortSignal): Promise<number> {
   const { rows } = await sql<{
     cutoff: Date;
   }>`select now() - make_interval(days => ${days}) as cutoff`.execute(db);
@@ -77,6 +78,7 @@ export async function purgeEvents(db: Db, days: number, batch = 5_000): Promise<
   const inBatches = async (deleteBatch: () => Promise<number>) => {
     let total = 0;
     for (;;) {
+      if (stop?.aborted) return total;
       const deleted = await deleteBatch();
       total += deleted;
       if (deleted < batch) return total;

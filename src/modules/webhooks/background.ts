@@ -22,8 +22,7 @@ export function startBackgroundJobs(app: FastifyInstance, overrides: Partial<Wor
   return {
     worker,
     async stop() {
-      purge.stop();
-      await worker.stop();
+      await Promise.all([purge.stop(), worker.stop()]);
     },
   };
 }
