@@ -79,11 +79,18 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** A value as an error shows it: quoted, its control characters escaped, so the error is one line. */
+const quoted = (value: string) =>
+  JSON.stringify(value).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${quoted(raw)})`);
   }
   return Number(raw);
 }
@@ -92,7 +99,7 @@ function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0') return false;
   if (raw === '1') return true;
-  throw new ConfigError(`${name} must be 1 or 0 (got "${raw}")`);
+  throw new ConfigError(`${name} must be 1 or 0 (got ${quoted(raw)})`);
 }
 
 /** A connection string as an error may show it: nothing up to its last '@', no password=. */
@@ -107,7 +114,7 @@ function url(env: Env, name: string, protocols: string[], fallback?: string): st
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (got "${shownUrl(raw)}")`);
+    throw new ConfigError(`${name} must be a URL (got ${quoted(shownUrl(raw))})`);
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
@@ -130,7 +137,7 @@ function trustProxy(env: Env): false | number | string[] {
   const raw = env.TRUST_PROXY?.trim();
   if (!raw || raw === '0' || raw === 'false') return false;
   if (/^\d+$/.test(raw)) {
-    if (Number(raw) > 10) throw new ConfigError(`${TRUST_PROXY_HELP} (got "${raw}": at most 10 hops)`);
+    if (Number(raw) > 10) throw new ConfigError(`${TRUST_PROXY_HELP} (got ${quoted(raw)}: at most 10 hops)`);
     return Number(raw);
   }
   const entries = raw.split(',').map((entry) => entry.trim());
@@ -140,7 +147,7 @@ function trustProxy(env: Env): false | number | string[] {
     const maxBits = family === 6 ? 128 : 32;
     const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
     if (!family || !bitsOk || extra !== undefined) {
-      throw new ConfigError(`${TRUST_PROXY_HELP} (got "${entry}")`);
+      throw new ConfigError(`${TRUST_PROXY_HELP} (got ${quoted(entry)})`);
     }
   }
   return entries;
@@ -150,7 +157,7 @@ function pooler(env: Env): 'transaction' | undefined {
   const raw = env.DATABASE_POOLER;
   if (raw === undefined || raw === '' || raw === 'none') return undefined;
   if (raw === 'transaction') return raw;
-  throw new ConfigError(`DATABASE_POOLER must be "transaction" or "none" (got "${raw}")`);
+  throw new ConfigError(`DATABASE_POOLER must be "transaction" or "none" (got ${quoted(raw)})`);
 }
 
 function databaseUrl(env: Env): string | undefined {
@@ -168,7 +175,7 @@ function databaseUrl(env: Env): string | undefined {
     }
     return raw;
   }
-  throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got "${shownUrl(raw)}")`);
+  throw new ConfigError(`DATABASE_URL must be a postgres:// URL or memory:// (got ${quoted(shownUrl(raw))})`);
 }
 
 /** HOST: an IP address, or a host name (resolved when the server listens). */
@@ -177,7 +184,7 @@ function host(env: Env): string {
   if (raw === undefined || raw === '') return '127.0.0.1';
   const label = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
   if (isIP(raw) || (raw.length <= 253 && raw.split('.').every((part) => label.test(part)))) return raw;
-  throw new ConfigError(`HOST must be an IP address or a host name (got "${raw}")`);
+  throw new ConfigError(`HOST must be an IP address or a host name (got ${quoted(raw)})`);
 }
 
 /** One worker per core beyond the event loop's, at least one and at most four. */
@@ -186,7 +193,7 @@ const defaultDetailWorkers = () => Math.max(1, Math.min(4, availableParallelism(
 export function parseConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${quoted(logLevel)})`);
   }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),

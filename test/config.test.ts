@@ -170,6 +170,31 @@ test('the configuration', async (t) => {
     });
   }
 
+  await t.test('a refused value with a line break or a terminal escape is shown escaped, on one line', () => {
+    const odd = 'x\n\u001b[2Jy\r';
+    for (const name of [
+      'PORT',
+      'HOST',
+      'LOG_LEVEL',
+      'TRUST_PROXY',
+      'DATABASE_POOLER',
+      'WEBHOOK_ALLOW_PRIVATE',
+      'REDIS_URL',
+      'DATABASE_URL',
+    ]) {
+      assert.throws(
+        () => parseConfig({ [name]: odd }),
+        (err: Error) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, new RegExp(`^${name} `));
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters refused here
+          assert.doesNotMatch(err.message, /[\u0000-\u001f\u007f]/, name);
+          return true;
+        },
+      );
+    }
+  });
+
   await t.test("a DATABASE_URL that PostgreSQL's driver cannot read is refused naming the variable", () => {
     assert.throws(
       () => parseConfig({ DATABASE_URL: 'postgres://app:hunter2/x@db/comanda' }),
