@@ -18,20 +18,34 @@ const OAuthErrorBody = nameSchema(
   ),
 );
 
+// Two shapes with every field required: the serializer writes required fields before optional
+// ones, so an optional refresh_token would come after scope, out of contract 2.5's order.
+const accessFields = {
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({
+    description: 'Access token lifetime in seconds (ACCESS_TOKEN_TTL_SECONDS).',
+  }),
+};
+const scopeField = { scope: Type.String({ description: 'Space-separated scopes.' }) };
+
 const TokenResponseBody = nameSchema(
   'TokenResponse',
-  Type.Object(
-    {
-      access_token: Type.String(),
-      token_type: Type.Literal('Bearer'),
-      expires_in: Type.Integer({
-        description: 'Access token lifetime in seconds (ACCESS_TOKEN_TTL_SECONDS).',
-      }),
-      refresh_token: Type.Optional(
-        Type.String({ description: 'Single use; absent for client_credentials.' }),
+  Type.Union(
+    [
+      Type.Object(
+        {
+          ...accessFields,
+          refresh_token: Type.String({ description: 'Single use.' }),
+          ...scopeField,
+        },
+        { additionalProperties: false },
       ),
-      scope: Type.String({ description: 'Space-separated scopes.' }),
-    },
+      Type.Object(
+        { ...accessFields, ...scopeField },
+        { additionalProperties: false, description: 'client_credentials: no refresh token.' },
+      ),
+    ],
     {
       examples: [
         {

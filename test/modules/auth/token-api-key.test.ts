@@ -49,6 +49,19 @@ test('POST /oauth/token with grant_type=api_key', async (t) => {
     assert.deepEqual(data.json(), { restaurant_id: r1, kind: 'api_key' });
   });
 
+  await t.test('the token response carries its fields in the order of contract 2.5', async () => {
+    // Contract 2.5: access_token, token_type, expires_in, refresh_token, scope.
+    const res = await exchange({ api_key: key.api_key });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(Object.keys(res.json()), [
+      'access_token',
+      'token_type',
+      'expires_in',
+      'refresh_token',
+      'scope',
+    ]);
+  });
+
   await t.test('each exchange starts a new refresh-token family', async () => {
     const a = (await exchange({ api_key: key.api_key })).json();
     const b = (await exchange({ api_key: key.api_key })).json();
