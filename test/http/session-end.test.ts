@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { verifySession } from '../../src/modules/auth/session-token.ts';
 import { endConsoleSession, startConsoleSession } from '../../src/modules/console/staff-service.ts';
 import { buildTestApp } from '../support/app.ts';
 import { sessionFor } from '../support/tokens.ts';
 
-test('a restaurant session whose console sign-in was ended is refused on data routes at once', async (t) => {
+/** An app with a data route, restaurant 1 and one staff member. */
+async function signedInWorld(t: TestContext) {
   const { app, ctx } = await buildTestApp(t, {
     routes: (a) =>
       a.get('/v1/test-session', { config: { scope: 'products:read' } }, async (r) => ({
@@ -19,6 +20,11 @@ test('a restaurant session whose console sign-in was ended is refused on data ro
     .values({ email: 'a@example.com', password_hash: 'x' } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
+  return { app, ctx, db, staffId };
+}
+
+test('a restaurant session whose console sign-in was ended is refused on data routes at once', async (t) => {
+  const { app, ctx, db, staffId } = await signedInWorld(t);
   const { authorization } = sessionFor(1, ctx.secrets.sessionSecret);
   const jti = verifySession(authorization.slice(7), ctx.secrets.sessionSecret)!.jti;
   const now = new Date();
@@ -45,19 +51,7 @@ test('a restaurant session whose console sign-in was ended is refused on data ro
 });
 
 test('an ended console sign-in stays refused after the member signs in again', async (t) => {
-  const { app, ctx } = await buildTestApp(t, {
-    routes: (a) =>
-      a.get('/v1/test-session', { config: { scope: 'products:read' } }, async (r) => ({
-        id: r.restaurantId,
-      })),
-  });
-  const db = ctx.db;
-  await db.insertInto('restaurants').values({ id: 1, name: 'R' }).execute();
-  const { id: staffId } = await db
-    .insertInto('staff_users')
-    .values({ email: 'a@example.com', password_hash: 'x' } as never)
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const { app, ctx, db, staffId } = await signedInWorld(t);
   const call = (token: string) =>
     app.inject({ method: 'GET', url: '/v1/test-session', headers: { authorization: `Bearer ${token}` } });
   const first = await startConsoleSession(ctx, staffId, 1);
