@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { safeEqual } from '../lib/secrets.ts';
-import { COMMANDS, type CommandContext } from './commands.ts';
+import { type CommandContext, commandNamed } from './commands.ts';
 import { describeFailure } from './failure.ts';
 
 export type AdminChannel = { socketPath: string; close(): Promise<void> };
@@ -47,7 +47,7 @@ export async function startAdminChannel(
     const name = decodeURIComponent((req.url ?? '').replace(/^\/commands\//, ''));
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     if (req.method !== 'POST' || !safeEqual(bearer, token)) return res.writeHead(401).end();
-    const command = COMMANDS[name];
+    const command = commandNamed(name);
     if (!command) return res.writeHead(404).end();
     const body = await readBody(req);
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });

@@ -145,3 +145,10 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
     }
   },
 };
+
+/** The command of that name; undefined for any other, `constructor` and `__proto__` included. */
+export function commandNamed(
+  name: string,
+): ((ctx: CommandContext, args: Args) => Promise<unknown>) | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}

@@ -14,7 +14,7 @@ import { makeDataDir } from '../lib/data-dir.ts';
 import { type LockInfo, tryLock } from '../lib/lock-file.ts';
 import { resolveSecrets } from '../lib/secrets-store.ts';
 import { tokenPath } from './admin-channel.ts';
-import { COMMANDS, CommandError } from './commands.ts';
+import { CommandError, commandNamed } from './commands.ts';
 import { RemoteFailure } from './failure.ts';
 import { checkSecrets } from './secret-check.ts';
 
@@ -69,7 +69,7 @@ function busyMessage(holder: LockInfo, dataDir: string): string {
 }
 
 async function runHere(config: Config, name: string, args: Record<string, unknown>, options: RunOptions) {
-  const command = COMMANDS[name];
+  const command = commandNamed(name);
   if (!command) throw new CommandError(`unknown command ${name}`);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

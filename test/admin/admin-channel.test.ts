@@ -51,6 +51,9 @@ test('a DATA_DIR too long for a socket path gets the socket in a new 0700 folder
   assert.equal(lstatSync(first.socketPath).mode & 0o777, 0o600);
   const token = readFileSync(join(dataDir, 'admin.token'), 'utf8');
   assert.equal(await post(first.socketPath, token, 'no such command'), 404, 'the server answers on it');
+  // Names an object inherits are no commands.
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+    assert.equal(await post(first.socketPath, token, name), 404, name);
   await first.close();
   assert.equal(existsSync(folder), false, 'closing removes the folder');
   const second = await startAdminChannel(dataDir, ctx);
