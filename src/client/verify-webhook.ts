@@ -2,7 +2,7 @@
 // HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the base64 secret after
 // `whsec_`, compared with each `v1,<base64>` of webhook-signature (several during a secret rotation),
 // and a timestamp within 5 minutes of now. Returns the parsed event; throws a ComandaError
-// `webhook_verification_failed` otherwise.
+// `webhook_verification_failed` otherwise (a signed body that is not JSON included).
 import { ComandaError } from './errors.ts';
 import type { ComandaEvent } from './event-types.ts';
 
@@ -76,5 +76,9 @@ export async function verifyWebhook(
     }
   });
   if (!matches) throw refused('no signature matches the secret');
-  return JSON.parse(text) as ComandaEvent;
+  try {
+    return JSON.parse(text) as ComandaEvent;
+  } catch {
+    throw refused('the signed body is not a JSON event');
+  }
 }

@@ -126,5 +126,7 @@ test('the client and webhook verification', async (t) => {
       { 'webhook-id': 'x', 'webhook-timestamp': '1' },
       '',
     );
+    // Signed by the secret, but no event: the same error, never a SyntaxError.
+    await refusedWith(/not a JSON event/, secret, signedHeaders([new Webhook(secret)], 'evt_5', 'ok'), 'ok');
   });
 });
