@@ -1,7 +1,7 @@
 // Per-instance cache of values derived from a restaurant's data, each held for the exact data
 // version it was loaded at (restaurants.catalog_version, cash_flow_version, nfe_version,
 // events_version). Triggers move a version in the same transaction as any write to what it covers
-// (migrations 0003, 0009, 0010, 0015), so once a write has returned every instance reads a new
+// (migrations 0003, 0009, 0010, 0015, 0024), so once a write has returned every instance reads a new
 // version and reloads: an entry is only ever served for the version it was loaded at. Users: the
 // menu (assembled catalogs, and their schedule boundaries apart) and the legacy product listing,
 // keyed by restaurant; the received NF-e list, the cash-flow summaries and pages and the event
