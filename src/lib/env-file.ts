@@ -1,7 +1,9 @@
 // `.env` in the working directory, loaded by the CLI and the server before the configuration is
-// read (`process.loadEnvFile`): a variable already in the environment wins. Node skips a line it
+// read (Node's own parser, `util.parseEnv`): a variable already in the environment wins. A byte
+// order mark (an editor's UTF-8 with BOM) is not part of the first name. Node skips a line it
 // cannot read without a word, so each line is checked first: a malformed file is one clear line.
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 
 export class EnvFileError extends Error {}
 
@@ -36,7 +38,7 @@ function firstMalformedLine(text: string): number | undefined {
 export function loadEnvFile(path = '.env'): boolean {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return false;
@@ -44,6 +46,8 @@ export function loadEnvFile(path = '.env'): boolean {
   }
   const bad = firstMalformedLine(text);
   if (bad !== undefined) throw new EnvFileError(`${path} line ${bad} is not NAME=value (nor a # comment)`);
-  process.loadEnvFile(path);
+  for (const [name, value] of Object.entries(parseEnv(text))) {
+    if (process.env[name] === undefined) process.env[name] = value;
+  }
   return true;
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { loadEnvFile } from '../../src/lib/env-file.ts';
 import { cliEnv, runCli, tempDir } from './cli-process.ts';
 
 test('the CLI reads .env in the working directory, and an explicit variable wins over it', async (t) => {
@@ -35,4 +36,17 @@ test('a malformed .env stops the CLI with one line naming the file and line', as
   assert.equal(result.code, 2);
   assert.equal(result.stderr, 'configuration error: .env line 4 is not NAME=value (nor a # comment)\n');
   assert.equal(result.stdout, '');
+});
+
+test('a .env saved with a byte order mark keeps its first variable', (t) => {
+  const file = join(tempDir(t), '.env');
+  writeFileSync(file, '\uFEFFCOMANDA_TEST_BOM_FIRST=1\nCOMANDA_TEST_BOM_SECOND=2\n');
+  t.after(() => {
+    delete process.env.COMANDA_TEST_BOM_FIRST;
+    delete process.env.COMANDA_TEST_BOM_SECOND;
+  });
+  assert.equal(loadEnvFile(file), true);
+  assert.equal(process.env.COMANDA_TEST_BOM_FIRST, '1');
+  assert.equal(process.env.COMANDA_TEST_BOM_SECOND, '2');
+  assert.equal(process.env['\uFEFFCOMANDA_TEST_BOM_FIRST'], undefined);
 });
