@@ -4,7 +4,7 @@
 import type { Db } from '../../db/database.ts';
 import { generatePassword, hashPassword } from './passwords.ts';
 import * as repo from './staff-repository.ts';
-import { StaffInputError } from './staff-service.ts';
+import { normalizeEmail, StaffInputError } from './staff-service.ts';
 
 export type StaffListing = {
   id: number;
@@ -28,7 +28,7 @@ export async function listStaff(db: Db): Promise<StaffListing[]> {
 }
 
 async function accountOf(db: Db, email: string) {
-  const row = await repo.findStaffByEmail(db, email.trim().toLowerCase());
+  const row = await repo.findStaffByEmail(db, normalizeEmail(email));
   if (!row) throw new StaffInputError(`no console account has the email ${email}`);
   return row;
 }
@@ -41,7 +41,7 @@ export async function resetStaffPassword(db: Db, email: string) {
   const ended = await repo.endAllSessions(db, account.id, new Date());
   return {
     id: account.id,
-    email: email.trim().toLowerCase(),
+    email: normalizeEmail(email),
     one_time_password: password,
     sessions_ended: ended,
   };
@@ -54,7 +54,7 @@ export async function disableStaff(db: Db, email: string) {
   const ended = await repo.endAllSessions(db, account.id, new Date());
   return {
     id: account.id,
-    email: email.trim().toLowerCase(),
+    email: normalizeEmail(email),
     already_disabled: already,
     sessions_ended: ended,
   };

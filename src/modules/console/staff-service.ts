@@ -14,8 +14,9 @@ export const CONSOLE_SESSION_TTL_SECONDS = 8 * 3600;
 /** A mistake in what was asked (bad email, unknown restaurant): its message is for the user. */
 export class StaffInputError extends Error {}
 
-function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+/** The form an email is stored and looked up in: trimmed, lower case, accents composed (NFC). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase().normalize('NFC');
 }
 
 type NewStaffUser = { email: string; restaurantIds: number[]; password?: string };

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { openDatabase } from '../../../src/db/database.ts';
 import { migrate } from '../../../src/db/migrate.ts';
 import { verifyPassword } from '../../../src/modules/console/passwords.ts';
+import { resetStaffPassword } from '../../../src/modules/console/staff-admin.ts';
 import { createStaffUser } from '../../../src/modules/console/staff-service.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { addStaff, csrfOf, PASSWORD, seedRestaurants, Visitor } from './support.ts';
@@ -51,6 +52,25 @@ test('staff accounts', async (t) => {
         [{ email: 'new@example.com', restaurantIds: [bella], password: 'short' }, /at least 10 characters/],
       ];
       for (const [input, message] of attempts) await assert.rejects(createStaffUser(ctx.db, input), message);
+    },
+  );
+
+  await t.test(
+    'an email is one account whether its accents come composed (NFC) or decomposed (NFD)',
+    async () => {
+      const composed = 'jos\u00e9@example.com';
+      const decomposed = 'jose\u0301@example.com';
+      const created = await createStaffUser(ctx.db, {
+        email: decomposed,
+        restaurantIds: [bella],
+        password: PASSWORD,
+      });
+      assert.equal(created.email, composed);
+      await assert.rejects(
+        createStaffUser(ctx.db, { email: composed, restaurantIds: [bella], password: PASSWORD }),
+        /already has an account/,
+      );
+      assert.equal((await resetStaffPassword(ctx.db, decomposed)).email, composed);
     },
   );
 
