@@ -21,9 +21,13 @@ type Args = Record<string, unknown>;
 
 const MAX_SESSION_TTL = 31 * 86400;
 
+/** A number as given, or a string of decimal digits (never hex, an exponent or a fraction). */
+const whole = (value: unknown) =>
+  typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+
 function ids(value: unknown, what: string): number[] {
   const list = Array.isArray(value) ? value : [value];
-  const parsed = list.map(Number);
+  const parsed = list.map(whole);
   if (!list.length || parsed.some((n) => !Number.isInteger(n) || n < 1 || n > 2147483647)) {
     throw new CommandError(`${what} must be positive whole numbers (got ${list.join(', ') || 'none'})`);
   }
@@ -106,7 +110,7 @@ export const COMMANDS: Record<string, (ctx: CommandContext, args: Args) => Promi
 
   'session create': async (ctx, args) => {
     const [restaurantId] = ids(args.restaurant_id, '--restaurant');
-    const ttl = Number(args.ttl ?? 8 * 3600);
+    const ttl = whole(args.ttl ?? 8 * 3600);
     if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_SESSION_TTL) {
       throw new CommandError(`--ttl must be a whole number of seconds from 1 to ${MAX_SESSION_TTL}`);
     }

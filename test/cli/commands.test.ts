@@ -44,6 +44,28 @@ test('administrative commands', async (t) => {
     );
   });
 
+  await t.test(
+    'an id written as hex, with an exponent or a fraction is refused, not read as another number',
+    async () => {
+      for (const id of ['0x1', '1e0', '1.0', '+1', ' ']) {
+        await assert.rejects(
+          COMMANDS['api-key create'](ctx, { restaurant_ids: [id], scopes: ['menu:read'] }),
+          /--restaurant must be positive whole numbers/,
+          id,
+        );
+        await assert.rejects(
+          COMMANDS['session create'](ctx, { restaurant_id: id }),
+          /--restaurant must be/,
+          id,
+        );
+      }
+      await assert.rejects(
+        COMMANDS['session create'](ctx, { restaurant_id: 1, ttl: '1e3' }),
+        /--ttl must be/,
+      );
+    },
+  );
+
   await t.test('api-key list never shows a key or its hash', async () => {
     const { api_keys } = (await COMMANDS['api-key list'](ctx, {})) as { api_keys: Record<string, unknown>[] };
     assert.ok(api_keys.length >= 3);
