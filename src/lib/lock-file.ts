@@ -1,7 +1,9 @@
 // An exclusive lock on DATA_DIR (`comanda.lock`): PGlite has one owner process, so whoever
 // opens the embedded database holds this file first. It names its holder's pid and role (and,
 // for a server, the admin socket). A lock whose pid is dead (or is this process's, when this
-// process does not hold it) is stale and taken over.
+// process does not hold it) is stale and taken over. On Linux it also names the holder process
+// itself (boot id and start time in clock ticks): a pid that a later process was given, after a
+// reboot or a pid reuse, does not keep the lock.
 import { closeSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +14,8 @@ export type LockInfo = {
   command?: string;
   socket?: string;
   started_at: string;
+  /** Linux: `boot id:start ticks` of the holder, which no other process shares. */
+  process?: string;
 };
 
 type HeldLock = {
@@ -27,15 +31,28 @@ export const lockPath = (dataDir: string) => join(dataDir, 'comanda.lock');
  * earlier process that had the same pid (a restarted container's server is pid 1 again). */
 const heldHere = new Set<string>();
 
-function isAlive(pid: number, file: string): boolean {
+/** Linux: the boot id and start time (field 22 of /proc/PID/stat) of a live process. */
+function processIdentity(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const startTicks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return startTicks ? `${bootId}:${startTicks}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number, file: string, identity?: string): boolean {
   if (pid === process.pid) return heldHere.has(resolve(file));
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists, under another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const current = identity ? processIdentity(pid) : undefined;
+  return current === undefined || current === identity;
 }
 
 /** The live holder, or null when the lock is free or stale. */
@@ -46,7 +63,7 @@ export function readLock(dataDir: string): LockInfo | null {
   } catch {
     return null;
   }
-  return Number.isInteger(info.pid) && isAlive(info.pid, lockPath(dataDir)) ? info : null;
+  return Number.isInteger(info.pid) && isAlive(info.pid, lockPath(dataDir), info.process) ? info : null;
 }
 
 function write(file: string, info: LockInfo, flag: 'wx' | 'w'): void {
@@ -75,8 +92,9 @@ async function clearStale(dataDir: string): Promise<void> {
     const file = lockPath(dataDir);
     const raw = readFileSync(file, 'utf8');
     const pid = Number(/"pid":(\d+)/.exec(raw)?.[1]);
+    const identity = /"process":"([^"]+)"/.exec(raw)?.[1];
     // An empty lock is one being written, unless its writer died before writing.
-    const stale = pid ? !isAlive(pid, file) : Date.now() - statSync(file).mtimeMs > 1000;
+    const stale = pid ? !isAlive(pid, file, identity) : Date.now() - statSync(file).mtimeMs > 1000;
     if (stale) unlinkSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -93,7 +111,13 @@ export async function tryLock(
 ): Promise<{ held: HeldLock } | { holder: LockInfo }> {
   const file = lockPath(dataDir);
   for (let attempt = 0; ; attempt++) {
-    const info: LockInfo = { pid: process.pid, role, command, started_at: new Date().toISOString() };
+    const info: LockInfo = {
+      pid: process.pid,
+      role,
+      command,
+      started_at: new Date().toISOString(),
+      process: processIdentity(process.pid),
+    };
     try {
       write(file, info, 'wx');
       heldHere.add(resolve(file));

@@ -76,6 +76,27 @@ test('the data folder lock', async (t) => {
     },
   );
 
+  await t.test(
+    'a lock whose pid now belongs to another process (after a reboot or a pid reuse) is stale',
+    { skip: process.platform !== 'linux' },
+    async () => {
+      const dir = tempDir(t);
+      const other = spawn('sleep', ['30']);
+      t.after(() => other.kill());
+      await new Promise((resolve) => other.once('spawn', resolve));
+      const held = await tryLock(dir, 'server');
+      assert.ok('held' in held);
+      const recorded = JSON.parse(readFileSync(lockPath(dir), 'utf8'));
+      held.held.release();
+      // The same record under the live pid of another process: a holder that is not that process.
+      writeFileSync(lockPath(dir), JSON.stringify({ ...recorded, pid: other.pid }));
+      assert.equal(readLock(dir), null);
+      const taken = await tryLock(dir, 'server');
+      assert.ok('held' in taken);
+      taken.held.release();
+    },
+  );
+
   await t.test('of six processes racing for a stale lock exactly one takes it', async () => {
     const dir = tempDir(t);
     writeFileSync(lockPath(dir), JSON.stringify({ pid: DEAD_PID, role: 'cli', started_at: '' }));
