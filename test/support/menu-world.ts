@@ -148,6 +148,16 @@ export async function menuWorld(db: Db, restaurant: RestaurantValues = {}) {
 }
 
 /** GET /v1/menu with a query string ('' or 'channel=delivery&...'); asserts nothing. */
+/** The restaurant's catalog_version as stored. */
+export async function catalogVersion(db: Db, restaurantId: number) {
+  const row = await db
+    .selectFrom('restaurants')
+    .select('catalog_version')
+    .where('id', '=', restaurantId)
+    .executeTakeFirstOrThrow();
+  return row.catalog_version;
+}
+
 export function menuGet(app: FastifyInstance, authorization: string, query = '') {
   return app.inject({
     method: 'GET',

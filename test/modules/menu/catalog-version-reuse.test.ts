@@ -4,20 +4,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import type { Db } from '../../../src/db/database.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { createTestDatabase } from '../../support/database.ts';
-import { menuGet, menuWorld } from '../../support/menu-world.ts';
+import { catalogVersion, menuGet, menuWorld } from '../../support/menu-world.ts';
 import { sessionFor } from '../../support/tokens.ts';
-
-const versionOf = async (db: Db, id: number) =>
-  (
-    await db
-      .selectFrom('restaurants')
-      .select('catalog_version')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-  ).catalog_version;
 
 test('a restaurant created again under its old id is never served its former catalog', async (t) => {
   const database = await createTestDatabase();
@@ -38,7 +28,7 @@ test('a restaurant created again under its old id is never served its former cat
   const listing = await one.app.inject({ method: 'GET', url: '/v1/products', headers: { authorization } });
   assert.equal(listing.statusCode, 200, listing.body);
   const oldTag = listing.headers.etag as string;
-  const reached = await versionOf(db, id);
+  const reached = await catalogVersion(db, id);
 
   // Cleared in SQL (replica: no foreign key nor version triggers), then created again with the same id.
   await db.transaction().execute(async (trx) => {
@@ -75,7 +65,7 @@ test('a restaurant created again under its old id is never served its former cat
     .returning('id')
     .executeTakeFirstOrThrow();
   // Written until its version is, or passes, the one the former restaurant had.
-  for (let n = 0; n < 10 && (await versionOf(db, id)) < reached; n++)
+  for (let n = 0; n < 10 && (await catalogVersion(db, id)) < reached; n++)
     await db
       .updateTable('products')
       .set({ price: `2${n}.00` })

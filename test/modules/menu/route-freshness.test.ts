@@ -6,17 +6,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../../src/db/database.ts';
 import { buildTestApp } from '../../support/app.ts';
 import { createTestDatabase } from '../../support/database.ts';
-import { findProduct, menuGet, menuWorld } from '../../support/menu-world.ts';
+import { catalogVersion, findProduct, menuGet, menuWorld } from '../../support/menu-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
-
-const version = async (db: Db, restaurantId: number) =>
-  (
-    await db
-      .selectFrom('restaurants')
-      .select('catalog_version')
-      .where('id', '=', restaurantId)
-      .executeTakeFirstOrThrow()
-  ).catalog_version;
 
 test('a catalog write is in the very next menu read, on every instance', async (t) => {
   const database = await createTestDatabase();
@@ -154,19 +145,19 @@ test('a catalog write is in the very next menu read, on every instance', async (
   );
 
   await t.test('every transaction moves the version of the restaurants it touched, once', async () => {
-    const before = await version(db, world.restaurantId);
-    const otherBefore = await version(db, other.restaurantId);
+    const before = await catalogVersion(db, world.restaurantId);
+    const otherBefore = await catalogVersion(db, other.restaurantId);
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('products').set({ price: '1.00' }).where('id', '=', pizza).execute();
       await trx.updateTable('products').set({ price: '2.00' }).where('id', '=', item).execute();
       await trx.updateTable('product_categories').set({ position: 5 }).where('id', '=', category).execute();
     });
-    assert.equal(await version(db, world.restaurantId), before + 1);
-    assert.equal(await version(db, other.restaurantId), otherBefore);
+    assert.equal(await catalogVersion(db, world.restaurantId), before + 1);
+    assert.equal(await catalogVersion(db, other.restaurantId), otherBefore);
   });
 
   await t.test('a write that touches no row and a rolled-back write move nothing', async () => {
-    const before = await version(db, world.restaurantId);
+    const before = await catalogVersion(db, world.restaurantId);
     await db.updateTable('products').set({ price: '3.00' }).where('id', '=', -1).execute();
     await assert.rejects(
       db.transaction().execute(async (trx) => {
@@ -174,7 +165,7 @@ test('a catalog write is in the very next menu read, on every instance', async (
         throw new Error('rollback');
       }),
     );
-    assert.equal(await version(db, world.restaurantId), before);
+    assert.equal(await catalogVersion(db, world.restaurantId), before);
     assert.equal((await pizzaOn(one)).pricing.price, '1.00');
   });
 
@@ -241,13 +232,13 @@ test('a catalog write is in the very next menu read, on every instance', async (
     'writers locking products in crossed order do not deadlock on the version',
     { skip: onlyPostgres },
     async () => {
-      const before = await version(db, world.restaurantId);
+      const before = await catalogVersion(db, world.restaurantId);
       const results = await crossedWriters(false);
       assert.deepEqual(
         results.map((r) => r.status),
         ['fulfilled', 'fulfilled'],
       );
-      assert.equal(await version(db, world.restaurantId), before + 2);
+      assert.equal(await catalogVersion(db, world.restaurantId), before + 2);
       assert.equal((await pizzaOn(two)).pricing.price, '5.00');
     },
   );
