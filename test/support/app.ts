@@ -48,6 +48,18 @@ export async function buildTestApp(
   return { app, ctx, database };
 }
 
+/** Two instances on one test database, each with its own caches, as a deployment runs them. */
+export async function twoInstances(
+  t: Hooks,
+  options: Omit<Parameters<typeof buildTestApp>[1], 'database'> = {},
+) {
+  const database = await createTestDatabase();
+  t.after(() => database.close());
+  const one = await buildTestApp(t, { ...options, database });
+  const two = await buildTestApp(t, { ...options, database });
+  return { database, one, two };
+}
+
 /** For `routes`: POST /test/echo, a body of a number `price` and an optional string `name` and
  * nothing else, answered as sent (the validation errors' route). */
 export function echoRoute(app: FastifyInstance): void {

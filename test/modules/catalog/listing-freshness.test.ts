@@ -5,20 +5,18 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { importData } from '../../../src/import/import.ts';
-import { buildTestApp } from '../../support/app.ts';
+import { twoInstances } from '../../support/app.ts';
 import { catalogWorld } from '../../support/catalog-world.ts';
-import { createTestDatabase } from '../../support/database.ts';
 import { oracleRoutes } from './oracle.ts';
 
 type Auth = { authorization: string };
 type Listed = { id: number; name: string; products: { id: number; name: string; price: string }[] }[];
 
 test('a catalog write is in the very next read of either route, on every instance', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const options = { database, routes: oracleRoutes, config: { rateLimitPerMinute: 1_000_000 } };
-  const one = await buildTestApp(t, options);
-  const two = await buildTestApp(t, options);
+  const { database, one, two } = await twoInstances(t, {
+    routes: oracleRoutes,
+    config: { rateLimitPerMinute: 1_000_000 },
+  });
   const db = one.ctx.db;
   const world = await catalogWorld(db, one.ctx.secrets.sessionSecret);
   const { products, categories, restaurantA, restaurantB, auth } = world;

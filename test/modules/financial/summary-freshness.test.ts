@@ -8,8 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { register } from 'prom-client';
 import { importData } from '../../../src/import/import.ts';
-import { buildTestApp } from '../../support/app.ts';
-import { createTestDatabase } from '../../support/database.ts';
+import { twoInstances } from '../../support/app.ts';
 import { buildFinancialWorld } from '../../support/financial-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
 import type { Params } from './expected.ts';
@@ -24,11 +23,10 @@ async function servedFromMemory(source: 'page' | 'summary'): Promise<number> {
 }
 
 test('cash-flow pages equal the uncached listing through every kind of write, on every instance', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const options = { database, routes: referenceRoute, config: { rateLimitPerMinute: 1_000_000 } };
-  const one = await buildTestApp(t, options);
-  const two = await buildTestApp(t, options);
+  const { one, two } = await twoInstances(t, {
+    routes: referenceRoute,
+    config: { rateLimitPerMinute: 1_000_000 },
+  });
   const db = one.ctx.db;
   const world = await buildFinancialWorld(db);
   const { suppliers, costCentres } = world.a.lookups;

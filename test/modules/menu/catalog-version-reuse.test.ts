@@ -4,16 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { buildTestApp } from '../../support/app.ts';
-import { createTestDatabase } from '../../support/database.ts';
+import { twoInstances } from '../../support/app.ts';
 import { catalogVersion, menuGet, menuWorld } from '../../support/menu-world.ts';
 import { sessionFor } from '../../support/tokens.ts';
 
 test('a restaurant created again under its old id is never served its former catalog', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const one = await buildTestApp(t, { database });
-  const two = await buildTestApp(t, { database });
+  const { one, two } = await twoInstances(t);
   const db = one.ctx.db;
   const world = await menuWorld(db);
   const id = world.restaurantId;

@@ -4,16 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import type { Db } from '../../../src/db/database.ts';
-import { buildTestApp } from '../../support/app.ts';
-import { createTestDatabase } from '../../support/database.ts';
+import { twoInstances } from '../../support/app.ts';
 import { catalogVersion, findProduct, menuGet, menuWorld } from '../../support/menu-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
 
 test('a catalog write is in the very next menu read, on every instance', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const one = await buildTestApp(t, { database });
-  const two = await buildTestApp(t, { database });
+  const { database, one, two } = await twoInstances(t);
   const db = one.ctx.db;
   const world = await menuWorld(db);
   const other = await menuWorld(db, { name: 'Outro' });

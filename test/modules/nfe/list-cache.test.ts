@@ -10,8 +10,7 @@ import { importData } from '../../../src/import/import.ts';
 import { parseNfeListQuery } from '../../../src/modules/nfe/list-query.ts';
 import type { NfeListQuerystring } from '../../../src/modules/nfe/nfe-schema.ts';
 import { renderReceivedNfeList } from '../../../src/modules/nfe/nfe-service.ts';
-import { buildTestApp } from '../../support/app.ts';
-import { createTestDatabase } from '../../support/database.ts';
+import { twoInstances } from '../../support/app.ts';
 import { accessKey, insertBrand, insertNote, insertRestaurant, NFE_SCOPE } from '../../support/nfe-world.ts';
 import { bearerFor } from '../../support/tokens.ts';
 import { listsFromMemory } from './list-metrics.ts';
@@ -19,11 +18,7 @@ import { listsFromMemory } from './list-metrics.ts';
 const JANUARY = { start_date: '2026-01-01T00:00:00Z', end_date: '2026-01-31T23:59:59Z' };
 
 test('the kept NF-e list equals a fresh render through every kind of write, on every instance', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.close());
-  const options = { database, config: { rateLimitPerMinute: 1_000_000 } };
-  const one = await buildTestApp(t, options);
-  const two = await buildTestApp(t, options);
+  const { one, two } = await twoInstances(t, { config: { rateLimitPerMinute: 1_000_000 } });
   const db = one.ctx.db;
   const key = one.ctx.secrets.fiscalTokenKey;
 
